@@ -1,0 +1,45 @@
+// `myriad info MODEL`: what the model is made of.
+#include <iomanip>
+#include <iostream>
+
+#include "commands.hpp"
+#include "model/compile.hpp"
+#include "model/model_loader.hpp"
+
+namespace myriad::cli {
+
+int run_info(const std::string& model_path) {
+  const Model model = load_model_file(model_path);
+  const auto compiled = compile(model);
+  std::cout << "model: " << model.name << " (" << model_path << ")\n";
+  if (!model.description.empty()) std::cout << "  " << model.description << '\n';
+  std::cout << "bodies: " << model.bodies.size() << "  joints: " << model.joints.size()
+            << "  coordinates: nq = " << compiled->nq << ", nv = " << compiled->nv
+            << "  degrees of freedom: " << compiled->nv << "  constants per instance: " << compiled->n_constants
+            << "\n\nbodies:\n";
+  for (const Body& b : model.bodies) std::cout << "  " << std::left << std::setw(20) << b.name << " mass " << b.mass.value << '\n';
+  std::cout << "\njoints (coordinate layout, parent-first):\n";
+  for (size_t j = 0; j < model.joints.size(); ++j) {
+    const Joint& joint = model.joints[j];
+    const CompiledJoint& c = compiled->joints[j];
+    const std::string parent = joint.parent < 0 ? "ground" : model.bodies[static_cast<size_t>(joint.parent)].name;
+    std::cout << "  " << std::left << std::setw(20) << joint.name << std::setw(12) << joint_type_name(joint.type)
+              << parent << " -> " << model.bodies[static_cast<size_t>(joint.child)].name << "  q[" << c.q_index << ".."
+              << c.q_index + c.nq << ")  v[" << c.v_index << ".." << c.v_index + c.nv << ")\n";
+  }
+  std::cout << "\nforce elements: " << model.forces.size() << '\n';
+  for (const ForceElement& f : model.forces) {
+    const char* type = f.type == ForceType::tsda ? "tsda" : (f.type == ForceType::rsda ? "rsda" : "joint_actuator");
+    std::cout << "  " << std::left << std::setw(20) << f.name << type << '\n';
+  }
+  std::cout << "\nparameters: " << model.parameters.size() << '\n';
+  for (const Parameter& p : model.parameters)
+    std::cout << "  " << std::left << std::setw(20) << p.name << std::setw(14) << p.value << p.unit
+              << (p.description.empty() ? "" : "  " + p.description) << '\n';
+  std::cout << "\noutputs: " << model.outputs.size() << '\n';
+  for (const Output& o : model.outputs) std::cout << "  " << o.name << '\n';
+  std::cout << "\nloops: none (tree)\n";
+  return 0;
+}
+
+}  // namespace myriad::cli

@@ -1,0 +1,37 @@
+#pragma once
+// The `myriad` subcommands. Each returns the process exit status; errors in input are reported on stderr by the
+// caller (main.cpp) from the exceptions they throw.
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace myriad::cli {
+
+struct CheckOptions {
+  std::string model;
+  int states = 10;
+  unsigned seed = 1;
+  double tolerance = 1e-9;
+};
+
+struct SimulateOptions {
+  std::string model;
+  int instances = 0;  // 0: from --params, else 1
+  std::string params_file;
+  std::vector<std::string> params;  // NAME=VALUE
+  double t_end = -1, dt_out = -1;   // < 0: model's simulation defaults
+  std::string integrator;           // empty: model default
+  double h = -1, rtol = -1, atol = -1;
+  double fac = 0.9, facmin = 0.2, facmax = 5.0;
+  long long max_steps = 10000000;
+  int threads = 1;
+  std::string out;
+  std::string stats_json;
+  bool stats = false;
+};
+
+int run_info(const std::string& model_path);
+int run_check(const CheckOptions& options);
+int run_simulate(const SimulateOptions& options);
+
+}  // namespace myriad::cli

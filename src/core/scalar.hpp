@@ -1,0 +1,44 @@
+#pragma once
+// Scalar helpers usable with double, float and the forward-mode Dual type: calls go through argument-dependent
+// lookup so that a Dual finds its own overloads while plain floating point finds the standard ones.
+#include <cmath>
+
+#include "core/hd.hpp"
+
+namespace myriad {
+
+template <class S>
+MYRIAD_HD_INLINE S scalar_sqrt(const S& x) {
+  using std::sqrt;
+  return sqrt(x);
+}
+template <class S>
+MYRIAD_HD_INLINE S scalar_sin(const S& x) {
+  using std::sin;
+  return sin(x);
+}
+template <class S>
+MYRIAD_HD_INLINE S scalar_cos(const S& x) {
+  using std::cos;
+  return cos(x);
+}
+template <class S>
+MYRIAD_HD_INLINE S scalar_abs(const S& x) {
+  using std::abs;
+  return abs(x);
+}
+template <class S>
+MYRIAD_HD_INLINE S scalar_atan2(const S& y, const S& x) {
+  using std::atan2;
+  return atan2(y, x);
+}
+
+// The real part of a scalar: the value itself for floating point; Dual overloads it.
+MYRIAD_HD_INLINE double value_of(double x) { return x; }
+MYRIAD_HD_INLINE float value_of(float x) { return x; }
+
+MYRIAD_HD_INLINE bool is_finite(double x) { return x - x == 0.0; }
+
+constexpr double kPi = 3.14159265358979323846264338327950288;
+
+}  // namespace myriad

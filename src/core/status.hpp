@@ -1,0 +1,33 @@
+#pragma once
+// Per-instance outcome of a run. A failing instance stops alone with its status; the others go on.
+#include "core/hd.hpp"
+
+namespace myriad {
+
+enum class InstanceStatus : int {
+  ok = 0,
+  step_size_too_small = 1,
+  max_steps = 2,
+  non_finite = 3,
+};
+
+constexpr int kInstanceStatusCount = 4;
+
+inline const char* instance_status_name(InstanceStatus s) {
+  switch (s) {
+    case InstanceStatus::ok: return "ok";
+    case InstanceStatus::step_size_too_small: return "step_size_too_small";
+    case InstanceStatus::max_steps: return "max_steps";
+    case InstanceStatus::non_finite: return "non_finite";
+  }
+  return "unknown";
+}
+
+// Work counters of one instance's integration.
+struct IntegratorStats {
+  long long steps = 0;                 // accepted steps
+  long long rejected = 0;              // rejected steps (adaptive methods)
+  long long function_evaluations = 0;  // calls of the system's derivative
+};
+
+}  // namespace myriad

@@ -1,0 +1,110 @@
+#pragma once
+// Force elements (docs/model-format.md, "Force elements") turned into body spatial forces and joint forces,
+// after tree_kinematics has run. O(number of force elements).
+#include "dynamics/tree_kinematics.hpp"
+#include "model/time_function.hpp"
+
+namespace myriad {
+
+// A window into an instance's constants starting at `offset`, indexable like an array.
+template <class K>
+struct ConstantsView {
+  const K& k;
+  int offset;
+  MYRIAD_HD_INLINE double operator[](int i) const { return k[offset + i]; }
+};
+
+template <class K>
+MYRIAD_HD_INLINE TimeValue time_function_value(const CompiledModel& model, const K& k, int index, double t) {
+  if (index < 0) return {0.0, 0.0, 0.0};
+  const CompiledTimeFunction& f = model.time_functions[index];
+  return evaluate_time_function(f.kind, ConstantsView<K>{k, f.constants}, f.points, t);
+}
+
+// State of a TSDA: length, its rate, tension, and the world geometry needed to apply it.
+template <class S>
+struct TsdaState {
+  S length, rate, tension;
+  Vec3<S> p_W1, p_W2;  // end points in the world
+  Vec3<S> e_W;         // unit vector from end 1 to end 2
+};
+
+template <class S, class K>
+MYRIAD_HD_INLINE void tsda_end(const CompiledModel& model, const K& k, const TreeWorkspace<S>& w, int body, int point,
+                               int direction, int motion, double t, Vec3<S>& p, Vec3<S>& vel) {
+  const Vec3<S> local = load_vec3<S>(k, point);
+  if (body >= 0) {
+    body_point_state(w, body, local, p, vel);
+    return;
+  }
+  const TimeValue m = time_function_value(model, k, motion, t);
+  const Vec3<S> d = load_vec3<S>(k, direction);
+  p = local + S(m.value) * d;
+  vel = S(m.rate) * d;
+}
+
+template <class S, class K>
+MYRIAD_HD TsdaState<S> tsda_state(const CompiledModel& model, const K& k, const TreeWorkspace<S>& w,
+                                  const CompiledForce& f, double t) {
+  const int c = f.constants;
+  TsdaState<S> s;
+  Vec3<S> v1, v2;
+  tsda_end(model, k, w, f.body1, c + kTsdaPoint1, c + kTsdaDirection1, f.motion1, t, s.p_W1, v1);
+  tsda_end(model, k, w, f.body2, c + kTsdaPoint2, c + kTsdaDirection2, f.motion2, t, s.p_W2, v2);
+  const Vec3<S> d = s.p_W2 - s.p_W1;
+  s.length = norm(d);
+  s.e_W = (S(1) / s.length) * d;
+  s.rate = dot(s.e_W, v2 - v1);
+  s.tension = S(k[c + kTsdaStiffness]) * (s.length - S(k[c + kTsdaFreeLength])) + S(k[c + kTsdaDamping]) * s.rate +
+              S(time_function_value(model, k, f.actuator, t).value);
+  return s;
+}
+
+// Joint torque of an RSDA: -k (q - q0) - c q' + actuator(t).
+template <class S, class K>
+MYRIAD_HD_INLINE S rsda_torque(const CompiledModel& model, const K& k, const CompiledForce& f, const S* q, const S* v,
+                               double t) {
+  const CompiledJoint& joint = model.joints[f.joint];
+  const int c = f.constants;
+  return -S(k[c + kRsdaStiffness]) * (q[joint.q_index] - S(k[c + kRsdaZeroAngle])) -
+         S(k[c + kRsdaDamping]) * v[joint.v_index] + S(time_function_value(model, k, f.actuator, t).value);
+}
+
+// A world-frame force applied at a world point of tree body i, accumulated as a body-coordinate spatial force.
+template <class S>
+MYRIAD_HD_INLINE void add_point_force(TreeWorkspace<S>& w, int i, const Vec3<S>& p_W, const Vec3<S>& F_W) {
+  const Transform<S>& X_WB = w.X_world[i];
+  const Vec3<S> F_B = transpose_times(X_WB.R, F_W);
+  const Vec3<S> p_B = transpose_times(X_WB.R, p_W - X_WB.p);
+  w.f_ext[i] += Force<S>{cross(p_B, F_B), F_B};
+}
+
+// Writes f_ext (nb) and tau (nv) from all force elements. Gravity is not here: the recursions apply it as a base
+// acceleration.
+template <class S, class K>
+MYRIAD_HD void applied_forces(const CompiledModel& model, const K& k, double t, const S* q, const S* v,
+                              TreeWorkspace<S>& w) {
+  for (int i = 0; i < model.n_bodies; ++i) w.f_ext[i] = Force<S>::zero();
+  for (int i = 0; i < model.nv; ++i) w.tau[i] = S(0);
+  for (int e = 0; e < model.n_forces; ++e) {
+    const CompiledForce& f = model.forces[e];
+    switch (f.type) {
+      case 0: {  // tsda: positive tension pulls the ends together
+        const TsdaState<S> s = tsda_state(model, k, w, f, t);
+        const Vec3<S> F_on_1 = s.tension * s.e_W;
+        if (f.body1 >= 0) add_point_force(w, f.body1, s.p_W1, F_on_1);
+        if (f.body2 >= 0) add_point_force(w, f.body2, s.p_W2, -F_on_1);
+        break;
+      }
+      case 1:  // rsda
+        w.tau[model.joints[f.joint].v_index] += rsda_torque(model, k, f, q, v, t);
+        break;
+      case 2:  // joint actuator
+        w.tau[model.joints[f.joint].v_index + f.index] += S(time_function_value(model, k, f.actuator, t).value);
+        break;
+      default: break;
+    }
+  }
+}
+
+}  // namespace myriad

@@ -1,0 +1,120 @@
+#pragma once
+// Per-joint kinematics in the joint's own frames (docs/model-format.md, "Joints"): the transform X_FM(q) of the
+// child joint frame M in the parent joint frame F, the motion subspace S (columns in M coordinates, so the joint
+// velocity is S * v) and the velocity-product term c_J = dS/dt * v. O(1) per joint.
+#include "core/hd.hpp"
+#include "model/compiled_model.hpp"
+#include "spatial/quaternion.hpp"
+#include "spatial/transform.hpp"
+
+namespace myriad {
+
+// Joint type codes as stored in CompiledJoint::type (the order of JointType).
+enum JointCode : int {
+  kRevolute = 0,
+  kPrismatic = 1,
+  kCylindrical = 2,
+  kUniversal = 3,
+  kSpherical = 4,
+  kPlanar = 5,
+  kFree = 6,
+  kFixed = 7,
+};
+
+template <class S, class K>
+MYRIAD_HD_INLINE Vec3<S> load_vec3(const K& k, int offset) {
+  return {S(k[offset]), S(k[offset + 1]), S(k[offset + 2])};
+}
+
+template <class S, class K>
+MYRIAD_HD_INLINE Mat3<S> load_mat3(const K& k, int offset) {
+  Mat3<S> m;
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) m.m[i][j] = S(k[offset + 3 * i + j]);
+  return m;
+}
+
+template <class S>
+MYRIAD_HD_INLINE Quat<S> load_quat(const S* q) {
+  return normalized(Quat<S>{q[0], q[1], q[2], q[3]});
+}
+
+// X_FM(q) for the joint whose coordinates start at q.
+template <class S, class K>
+MYRIAD_HD Transform<S> joint_transform(const CompiledJoint& joint, const K& k, const S* q) {
+  const int c = joint.constants;
+  switch (joint.type) {
+    case kRevolute: return {rotation_about_axis(load_vec3<S>(k, c + kJointAxis), q[0]), Vec3<S>::zero()};
+    case kPrismatic: return {Mat3<S>::identity(), q[0] * load_vec3<S>(k, c + kJointAxis)};
+    case kCylindrical: {
+      const Vec3<S> axis = load_vec3<S>(k, c + kJointAxis);
+      return {rotation_about_axis(axis, q[0]), q[1] * axis};
+    }
+    case kUniversal:
+      return {rotation_about_axis(load_vec3<S>(k, c + kJointAxis), q[0]) *
+                  rotation_about_axis(load_vec3<S>(k, c + kJointAux1), q[1]),
+              Vec3<S>::zero()};
+    case kSpherical: return {rotation_matrix(load_quat(q)), Vec3<S>::zero()};
+    case kPlanar:
+      return {rotation_about_axis(load_vec3<S>(k, c + kJointAxis), q[2]),
+              q[0] * load_vec3<S>(k, c + kJointAux1) + q[1] * load_vec3<S>(k, c + kJointAux2)};
+    case kFree: return {rotation_matrix(load_quat(q + 3)), Vec3<S>{q[0], q[1], q[2]}};
+    default: return Transform<S>::identity();
+  }
+}
+
+// Motion subspace columns in M coordinates (joint.nv of them) and c_J = dS/dt v, for coordinates q, velocities v.
+template <class S, class K>
+MYRIAD_HD void joint_motion(const CompiledJoint& joint, const K& k, const S* q, const S* v, Motion<S>* S_M,
+                            Motion<S>& c_J) {
+  const int c = joint.constants;
+  const Vec3<S> zero = Vec3<S>::zero();
+  c_J = Motion<S>::zero();
+  switch (joint.type) {
+    case kRevolute: S_M[0] = {load_vec3<S>(k, c + kJointAxis), zero}; break;
+    case kPrismatic: S_M[0] = {zero, load_vec3<S>(k, c + kJointAxis)}; break;
+    case kCylindrical: {
+      const Vec3<S> axis = load_vec3<S>(k, c + kJointAxis);
+      S_M[0] = {axis, zero};
+      S_M[1] = {zero, axis};
+      break;
+    }
+    case kUniversal: {
+      // omega_M = Rot(axis2, q2)^T axis1 q1' + axis2 q2'; the first column turns with q2.
+      const Vec3<S> axis2 = load_vec3<S>(k, c + kJointAux1);
+      const Vec3<S> axis1_M = transpose_times(rotation_about_axis(axis2, q[1]), load_vec3<S>(k, c + kJointAxis));
+      S_M[0] = {axis1_M, zero};
+      S_M[1] = {axis2, zero};
+      c_J = {-cross(v[1] * axis2, v[0] * axis1_M), zero};
+      break;
+    }
+    case kSpherical:
+      S_M[0] = {Vec3<S>{S(1), S(0), S(0)}, zero};
+      S_M[1] = {Vec3<S>{S(0), S(1), S(0)}, zero};
+      S_M[2] = {Vec3<S>{S(0), S(0), S(1)}, zero};
+      break;
+    case kPlanar: {
+      // Translation in F seen from the rotating M: both in-plane columns turn with the angle.
+      const Vec3<S> normal = load_vec3<S>(k, c + kJointAxis);
+      const Mat3<S> R_FM = rotation_about_axis(normal, q[2]);
+      const Vec3<S> e1_M = transpose_times(R_FM, load_vec3<S>(k, c + kJointAux1));
+      const Vec3<S> e2_M = transpose_times(R_FM, load_vec3<S>(k, c + kJointAux2));
+      S_M[0] = {zero, e1_M};
+      S_M[1] = {zero, e2_M};
+      S_M[2] = {normal, zero};
+      c_J = {zero, -cross(v[2] * normal, v[0] * e1_M + v[1] * e2_M)};
+      break;
+    }
+    case kFree:
+      S_M[0] = {zero, Vec3<S>{S(1), S(0), S(0)}};
+      S_M[1] = {zero, Vec3<S>{S(0), S(1), S(0)}};
+      S_M[2] = {zero, Vec3<S>{S(0), S(0), S(1)}};
+      S_M[3] = {Vec3<S>{S(1), S(0), S(0)}, zero};
+      S_M[4] = {Vec3<S>{S(0), S(1), S(0)}, zero};
+      S_M[5] = {Vec3<S>{S(0), S(0), S(1)}, zero};
+      break;
+    default: break;
+  }
+}
+
+}  // namespace myriad

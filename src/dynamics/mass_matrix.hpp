@@ -1,0 +1,42 @@
+#pragma once
+// Joint-space mass matrix by the composite-rigid-body algorithm (RBDA table 6.2). O(n d) for tree depth d.
+#include "dynamics/tree_kinematics.hpp"
+
+namespace myriad {
+
+// Writes M (nv x nv, row-major) at coordinates q. Velocities do not enter M; tree_kinematics is run with v = 0
+// terms ignored (the caller passes any v).
+template <class S, class K>
+MYRIAD_HD void mass_matrix(const CompiledModel& model, const K& k, const S* q, const S* v, TreeWorkspace<S>& w,
+                           S* M) {
+  tree_kinematics(model, k, q, v, w);
+  const int nv = model.nv;
+  for (int i = 0; i < nv * nv; ++i) M[i] = S(0);
+  for (int i = 0; i < model.n_bodies; ++i) w.IA[i] = body_inertia<S>(model, k, i);
+  for (int i = model.n_bodies - 1; i >= 0; --i) {
+    const int parent = model.joints[i].parent;
+    if (parent >= 0) w.IA[parent] += inertia_to_a(w.X_parent[i], w.IA[i]);
+  }
+  for (int i = 0; i < model.n_bodies; ++i) {
+    const CompiledJoint& joint_i = model.joints[i];
+    for (int a = 0; a < joint_i.nv; ++a) {
+      const int row = joint_i.v_index + a;
+      Force<S> F = w.IA[i] * w.subspace[row];
+      for (int b = 0; b < joint_i.nv; ++b) M[row * nv + joint_i.v_index + b] = dot(w.subspace[joint_i.v_index + b], F);
+      int j = i;
+      while (model.joints[j].parent >= 0) {
+        F = force_to_a(w.X_parent[j], F);
+        j = model.joints[j].parent;
+        const CompiledJoint& joint_j = model.joints[j];
+        for (int b = 0; b < joint_j.nv; ++b) {
+          const int col = joint_j.v_index + b;
+          const S value = dot(w.subspace[col], F);
+          M[row * nv + col] = value;
+          M[col * nv + row] = value;
+        }
+      }
+    }
+  }
+}
+
+}  // namespace myriad

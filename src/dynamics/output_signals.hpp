@@ -1,0 +1,59 @@
+#pragma once
+// The named output signals of a model (docs/model-format.md, "Outputs"), evaluated from a state whose
+// kinematics are in `w` (tree_kinematics) and whose accelerations are qdd. O(1) per signal but the energies (O(n)).
+#include "dynamics/energy.hpp"
+
+namespace myriad {
+
+enum OutputCode : int {
+  kOutJointCoordinate = 0,
+  kOutJointVelocity,
+  kOutJointAcceleration,
+  kOutBodyPosition,
+  kOutBodyOrientation,
+  kOutBodyVelocity,
+  kOutSpringLength,
+  kOutSpringForce,
+  kOutKineticEnergy,
+  kOutPotentialEnergy,
+  kOutTotalEnergy,
+};
+
+template <class K>
+MYRIAD_HD double output_signal(const CompiledModel& model, const K& k, double t, const double* q, const double* v,
+                               const double* qdd, const TreeWorkspace<double>& w, int index) {
+  const CompiledOutput& o = model.outputs[index];
+  switch (o.kind) {
+    case kOutJointCoordinate: return q[model.joints[o.joint].q_index + o.index];
+    case kOutJointVelocity: return v[model.joints[o.joint].v_index + o.index];
+    case kOutJointAcceleration: return qdd[model.joints[o.joint].v_index + o.index];
+    case kOutBodyPosition: {
+      Vec3<double> p, vel;
+      body_point_state(w, o.body, load_vec3<double>(k, o.constants), p, vel);
+      return p[o.component];
+    }
+    case kOutBodyOrientation: {
+      const Quat<double> quat = quat_from_rotation(w.X_world[o.body].R);
+      const double c[4] = {quat.w, quat.x, quat.y, quat.z};
+      return c[o.component];
+    }
+    case kOutBodyVelocity: {
+      if (o.component < 3) return (w.X_world[o.body].R * w.velocity[o.body].angular)[o.component];
+      Vec3<double> p, vel;
+      body_point_state(w, o.body, load_vec3<double>(k, o.constants), p, vel);
+      return vel[o.component - 3];
+    }
+    case kOutSpringLength: return tsda_state(model, k, w, model.forces[o.force], t).length;
+    case kOutSpringForce: {
+      const CompiledForce& f = model.forces[o.force];
+      if (f.type == 0) return tsda_state(model, k, w, f, t).tension;
+      return rsda_torque(model, k, f, q, v, t);
+    }
+    case kOutKineticEnergy: return kinetic_energy(model, k, w);
+    case kOutPotentialEnergy: return potential_energy(model, k, t, q, w);
+    case kOutTotalEnergy: return kinetic_energy(model, k, w) + potential_energy(model, k, t, q, w);
+    default: return 0.0;
+  }
+}
+
+}  // namespace myriad

@@ -1,0 +1,35 @@
+#pragma once
+// N instances of one compiled model: the N x P parameter table, each instance's constants and initial state,
+// stored structure-of-arrays (entry j of instance i at [j * N + i]) so the GPU reads them coalesced.
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "ensemble/parameter_table.hpp"
+#include "model/compiled_model.hpp"
+#include "model/model.hpp"
+
+namespace myriad {
+
+struct Ensemble {
+  int n_instances = 0;
+  int n_parameters = 0, n_constants = 0, nq = 0, nv = 0;
+  std::vector<double> parameters;  // [p * N + i], P = model parameters in Model::parameters order
+  std::vector<double> constants;   // [c * N + i], layout of CompiledModel
+  std::vector<double> initial_q;   // [j * N + i]
+  std::vector<double> initial_v;   // [j * N + i]
+
+  double parameter(int p, int i) const { return parameters[static_cast<size_t>(p) * n_instances + i]; }
+  // Gathers instance i's constants / initial state into contiguous arrays (CPU backends).
+  void gather_constants(int i, double* out) const;
+  void gather_initial_state(int i, double* q, double* v) const;
+};
+
+// Builds an ensemble: every instance starts from the model's parameter defaults, then `overrides` (name, value)
+// apply to all instances, then row i of `table` (if given) to instance i. n_instances must equal the table's row
+// count when a table is given (pass 0 to take it from the table). Every instance's values are validated; throws
+// std::invalid_argument or ModelError naming the instance, parameter and field. O(N n).
+Ensemble build_ensemble(const Model& model, const CompiledModel& compiled, int n_instances,
+                        const ParameterTable* table, const std::vector<std::pair<std::string, double>>& overrides);
+
+}  // namespace myriad

@@ -1,0 +1,28 @@
+#pragma once
+// What a run of an ensemble produces: every output signal of every instance at every output time, and per
+// instance its status, work counters and wall time.
+#include <vector>
+
+#include "core/status.hpp"
+
+namespace myriad {
+
+struct EnsembleResult {
+  int n_instances = 0, n_times = 0, n_signals = 0;
+  std::vector<double> times;                // output grid (n_times)
+  std::vector<double> values;               // [(i * n_times + k) * n_signals + s]; NaN after a failure
+  std::vector<InstanceStatus> status;       // per instance
+  std::vector<IntegratorStats> stats;       // per instance
+  std::vector<double> wall_seconds;         // per instance
+  double total_wall_seconds = 0.0;
+  int threads = 1;
+
+  double value(int instance, int time, int signal) const {
+    return values[(static_cast<size_t>(instance) * n_times + time) * n_signals + signal];
+  }
+};
+
+// Output grid t0, t0 + dt, ... up to t_end, with t_end itself always last.
+std::vector<double> output_grid(double t0, double t_end, double dt_out);
+
+}  // namespace myriad

@@ -1,0 +1,17 @@
+#pragma once
+// What every instance of a run is integrated with. Trivially copyable (goes to the device as is).
+#include "integrators/step_control.hpp"
+
+namespace myriad {
+
+enum class Method : int { rk4 = 0, dopri5 = 1 };
+
+struct RunSpec {
+  Method method = Method::dopri5;
+  double t0 = 0.0;
+  double h = 1e-3;              // rk4 step
+  long long max_steps = 10000000;
+  StepControl control{};        // dopri5
+};
+
+}  // namespace myriad

@@ -1,0 +1,160 @@
+#pragma once
+// Classical fixed-step Runge-Kutta of order 4 with cubic Hermite dense output, host and device, no
+// allocation. The System and Observer concepts are described in integrators/ode_system.hpp.
+#include <cmath>
+
+#include "core/hd.hpp"
+#include "core/scalar.hpp"
+#include "core/status.hpp"
+
+namespace myriad {
+
+// Scratch doubles rk4_step needs in `work`: a stage derivative and a stage state.
+MYRIAD_HD_INLINE int rk4_step_workspace_size(int n) { return 2 * n; }
+
+// Scratch doubles integrate_rk4 needs in `work` (see the layout there).
+MYRIAD_HD_INLINE int rk4_workspace_size(int n) { return 3 * n + rk4_step_workspace_size(n); }
+
+// One classical RK4 step (HNW I, sec. II.1, Table 1.2, left) from (t, y) with dydt = f(t, y) given:
+//   k1 = dydt, k2 = f(t + h/2, y + h/2 k1), k3 = f(t + h/2, y + h/2 k2), k4 = f(t + h, y + h k3),
+//   y_new = y + h (k1 + 2 k2 + 2 k3 + k4) / 6.
+// y_new must not alias y. work: rk4_step_workspace_size(n) doubles. Cost: 3 derivative evaluations (counted
+// in stats.function_evaluations; fewer if one fails) and O(n). Returns false if a derivative evaluation
+// failed, y_new then holds a partial sum.
+template <class System>
+MYRIAD_HD bool rk4_step(System& sys, double t, double h, const double* y, const double* dydt, double* y_new,
+                        double* work, IntegratorStats& stats) {
+  const int n = sys.dimension();
+  double* k = work;            // the current stage derivative k2, k3 or k4 (n)
+  double* y_stage = work + n;  // the state at which the next stage is evaluated (n)
+  const double half = 0.5 * h;
+  for (int i = 0; i < n; ++i) {
+    y_new[i] = y[i] + (h / 6.0) * dydt[i];
+    y_stage[i] = y[i] + half * dydt[i];
+  }
+  ++stats.function_evaluations;
+  if (!sys.derivative(t + half, y_stage, k)) return false;  // k2
+  for (int i = 0; i < n; ++i) {
+    y_new[i] += (h / 3.0) * k[i];
+    y_stage[i] = y[i] + half * k[i];
+  }
+  ++stats.function_evaluations;
+  if (!sys.derivative(t + half, y_stage, k)) return false;  // k3
+  for (int i = 0; i < n; ++i) {
+    y_new[i] += (h / 3.0) * k[i];
+    y_stage[i] = y[i] + h * k[i];
+  }
+  ++stats.function_evaluations;
+  if (!sys.derivative(t + h, y_stage, k)) return false;  // k4
+  for (int i = 0; i < n; ++i) y_new[i] += (h / 6.0) * k[i];
+  return true;
+}
+
+// Cubic Hermite interpolation on a step [t, t + h] from the values and derivatives at both ends (HNW I,
+// sec. II.6, eq. 6.7), at theta = (t_out - t) / h in [0, 1]:
+//   u(theta) = (1 - theta) y0 + theta y1 + theta (theta - 1) ((1 - 2 theta)(y1 - y0) + (theta - 1) h f0
+//              + theta h f1).
+// Its interpolation error is O(h^4), the same order as RK4's global error, so outputs keep order 4. O(n).
+MYRIAD_HD_INLINE void hermite_dense_output(int n, double theta, double h, const double* y0, const double* f0,
+                                           const double* y1, const double* f1, double* y_out) {
+  const double w = theta * (theta - 1.0);
+  for (int i = 0; i < n; ++i) {
+    const double difference = y1[i] - y0[i];
+    y_out[i] = (1.0 - theta) * y0[i] + theta * y1[i] +
+               w * ((1.0 - 2.0 * theta) * difference + (theta - 1.0) * h * f0[i] + theta * h * f1[i]);
+  }
+}
+
+// Integrates y' = f(t, y) with classical RK4 at fixed step h from t0 to T = output_times[n_outputs - 1] and
+// hands the solution at every output time to obs (integrators/ode_system.hpp).
+//   * Step k runs from t0 + k h to t0 + (k+1) h (computed from t0, not accumulated); the step that reaches T
+//     is shortened (or stretched by at most a round-off 1e-9 h, so no sliver step is taken) to end exactly on
+//     T.
+//   * output_times must be nondecreasing and >= t0. Outputs come from cubic Hermite dense output of each step
+//     (y and f at both ends; f at the end is the next step's first stage, so it costs nothing extra), so they
+//     need not be multiples of h. An output time equal to t0 gets the initial y, one equal to a step end gets
+//     that step's value; each index is reported exactly once.
+//   * After each step (after its outputs) sys.rebase(t, y) is called; if it returns true and another step
+//     follows, f is re-evaluated at the new y.
+// y: the initial state (n) on entry; on return the state at T, or on failure the state at the last completed
+// step (in the chart after its rebase). work: rk4_workspace_size(n) doubles. stats is added to, not reset.
+// Function evaluations: 1 (at t0) + 4 per step + 1 per rebase that returned true, except after the final
+// step; none when T <= t0.
+// Cost: O(steps * (4 evaluations + n)). Returns ok; non_finite if a derivative evaluation failed or a state
+// became non-finite; max_steps if T needs more than max_steps steps (after taking max_steps);
+// step_size_too_small if h is not positive (or not finite).
+template <class System, class Observer>
+MYRIAD_HD InstanceStatus integrate_rk4(System& sys, double t0, double h, double* y,
+                                       const double* output_times, int n_outputs, Observer& obs, double* work,
+                                       IntegratorStats& stats, long long max_steps) {
+  if (n_outputs <= 0) return InstanceStatus::ok;
+  const int n = sys.dimension();
+  double* dydt_start = work;         // f at the start of the current step (n), the FSAL-like cache
+  double* y_end = work + n;          // the state at the end of the current step (n), written by rk4_step
+  double* dydt_end = work + 2 * n;   // f at the end of the current step (n); swapped into dydt_start
+  double* step_work = work + 3 * n;  // rk4_step's scratch (2n); its second half also receives dense outputs
+  double* y_dense = step_work + n;
+
+  int next_output = 0;
+  while (next_output < n_outputs && output_times[next_output] <= t0) {
+    obs(next_output, output_times[next_output], y);
+    ++next_output;
+  }
+  if (next_output == n_outputs) return InstanceStatus::ok;
+  if (!(h > 0.0) || !is_finite(h)) return InstanceStatus::step_size_too_small;
+
+  const double t_end = output_times[n_outputs - 1];
+  // A remaining interval within this slack of h is finished in one step, so that rounding in t0 + k h never
+  // leaves a sliver step of a few ulps before T.
+  const double landing_slack =
+      1e-9 * h + 4.0 * 2.220446049250313e-16 * std::fmax(std::fabs(t0), std::fabs(t_end));
+
+  ++stats.function_evaluations;
+  if (!sys.derivative(t0, y, dydt_start)) return InstanceStatus::non_finite;
+
+  for (long long k = 0;; ++k) {
+    if (k >= max_steps) return InstanceStatus::max_steps;
+    const double t = t0 + static_cast<double>(k) * h;
+    const double remaining = t_end - t;
+    const bool last = remaining <= h + landing_slack;
+    const double h_step = last ? remaining : h;
+    const double t_next = last ? t_end : t0 + static_cast<double>(k + 1) * h;
+
+    if (!rk4_step(sys, t, h_step, y, dydt_start, y_end, step_work, stats)) return InstanceStatus::non_finite;
+    for (int i = 0; i < n; ++i) {
+      if (!is_finite(y_end[i])) return InstanceStatus::non_finite;
+    }
+    ++stats.function_evaluations;
+    if (!sys.derivative(t_next, y_end, dydt_end)) return InstanceStatus::non_finite;
+    ++stats.steps;
+
+    while (next_output < n_outputs && output_times[next_output] <= t_next) {
+      const double t_out = output_times[next_output];
+      if (t_out == t_next) {
+        obs(next_output, t_out, y_end);
+      } else {
+        hermite_dense_output(n, (t_out - t) / h_step, h_step, y, dydt_start, y_end, dydt_end, y_dense);
+        obs(next_output, t_out, y_dense);
+      }
+      ++next_output;
+    }
+
+    for (int i = 0; i < n; ++i) y[i] = y_end[i];
+    double* swap = dydt_start;
+    dydt_start = dydt_end;
+    dydt_end = swap;
+
+    if (sys.rebase(t_next, y)) {
+      for (int i = 0; i < n; ++i) {
+        if (!is_finite(y[i])) return InstanceStatus::non_finite;
+      }
+      if (!last) {
+        ++stats.function_evaluations;
+        if (!sys.derivative(t_next, y, dydt_start)) return InstanceStatus::non_finite;
+      }
+    }
+    if (last) return InstanceStatus::ok;
+  }
+}
+
+}  // namespace myriad

@@ -1,0 +1,191 @@
+#include "model/compile.hpp"
+
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+#include "model/model_geometry.hpp"
+#include "model/time_function_packing.hpp"
+#include "spatial/quaternion.hpp"
+
+namespace myriad {
+namespace {
+
+void append(std::vector<double>& out, const Vec3<double>& v) { out.insert(out.end(), {v.x, v.y, v.z}); }
+
+void append(std::vector<double>& out, const Mat3<double>& m) {
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) out.push_back(m.m[i][j]);
+}
+
+int as_int(size_t n) { return static_cast<int>(n); }
+
+void require_capacity(size_t count, int capacity, const char* what) {
+  if (count > static_cast<size_t>(capacity))
+    throw std::invalid_argument(std::string("model has ") + std::to_string(count) + " " + what +
+                                ", more than the compiled capacity of " + std::to_string(capacity));
+}
+
+// One walk over the model lays out the constants and, when `compiled` is given, records the offsets and
+// topology. compile() and pack_constants() both call it, so the layout cannot drift between them.
+void lay_out(const Model& model, CompiledModel* compiled, std::vector<double>& k) {
+  k.clear();
+  const int gravity = as_int(k.size());
+  append(k, vector3(model.gravity));
+
+  std::vector<int> tree_body(model.bodies.size(), -1);
+  int q_index = 0, v_index = 0;
+  for (size_t j = 0; j < model.joints.size(); ++j) {
+    const Joint& joint = model.joints[j];
+    const int joint_constants = as_int(k.size());
+    const Transform<double> X_PF = frame_transform(joint.parent_frame);
+    const Transform<double> X_CM = frame_transform(joint.child_frame);
+    append(k, X_PF.R);
+    append(k, X_PF.p);
+    append(k, X_CM.R);
+    append(k, X_CM.p);
+    const Vec3<double> axis = unit_vector3(joint.axis);
+    Vec3<double> aux1 = Vec3<double>::zero(), aux2 = Vec3<double>::zero();
+    if (joint.type == JointType::universal) aux1 = unit_vector3(joint.axis2);
+    if (joint.type == JointType::planar) planar_basis(axis, aux1, aux2);
+    append(k, axis);
+    append(k, aux1);
+    append(k, aux2);
+
+    const int body_constants = as_int(k.size());
+    const Body& body = model.bodies[static_cast<size_t>(joint.child)];
+    k.push_back(body.mass.value);
+    append(k, vector3(body.center_of_mass));
+    for (const Number& n : body.inertia) k.push_back(n.value);
+
+    tree_body[static_cast<size_t>(joint.child)] = as_int(j);
+    if (compiled) {
+      CompiledJoint& c = compiled->joints[j];
+      c.type = static_cast<int>(joint.type);
+      c.parent = joint.parent < 0 ? -1 : tree_body[static_cast<size_t>(joint.parent)];
+      if (joint.parent >= 0 && c.parent < 0)
+        throw std::invalid_argument("compile: joints are not in parent-first order at joint '" + joint.name + "'");
+      c.q_index = q_index;
+      c.v_index = v_index;
+      c.nq = joint_nq(joint.type);
+      c.nv = joint_nv(joint.type);
+      c.constants = joint_constants;
+      c.body_constants = body_constants;
+      compiled->model_body[j] = joint.child;
+    }
+    q_index += joint_nq(joint.type);
+    v_index += joint_nv(joint.type);
+  }
+
+  int n_time_functions = 0;
+  auto add_time_function = [&](const TimeFunction& f) {
+    const int offset = as_int(k.size());
+    const int points = pack_time_function(f, k);
+    if (compiled) {
+      require_capacity(static_cast<size_t>(n_time_functions) + 1, kMaxTimeFunctions, "time functions");
+      compiled->time_functions[n_time_functions] = {static_cast<int>(f.kind), offset, points};
+    }
+    return n_time_functions++;
+  };
+  auto tree = [&](int model_body) { return model_body < 0 ? -1 : tree_body[static_cast<size_t>(model_body)]; };
+
+  for (size_t i = 0; i < model.forces.size(); ++i) {
+    const ForceElement& f = model.forces[i];
+    CompiledForce c{static_cast<int>(f.type), -1, -1, f.joint, f.index, as_int(k.size()), -1, -1, -1};
+    switch (f.type) {
+      case ForceType::tsda:
+        c.body1 = tree(f.end1.body);
+        c.body2 = tree(f.end2.body);
+        append(k, vector3(f.end1.point));
+        append(k, vector3(f.end2.point));
+        k.insert(k.end(), {f.stiffness.value, f.damping.value, f.free_length.value});
+        append(k, unit_vector3(f.end1.motion_direction));
+        append(k, unit_vector3(f.end2.motion_direction));
+        if (f.end1.moves) c.motion1 = add_time_function(f.end1.motion);
+        if (f.end2.moves) c.motion2 = add_time_function(f.end2.motion);
+        break;
+      case ForceType::rsda: {
+        const Joint& joint = model.joints[static_cast<size_t>(f.joint)];
+        const double q_initial = joint.initial_position.empty() ? 0.0 : joint.initial_position[0].value;
+        k.insert(k.end(), {f.stiffness.value, f.damping.value,
+                           rsda_effective_zero_angle(f.zero_angle.value, q_initial, f.shortest_initial_deflection)});
+        break;
+      }
+      case ForceType::joint_actuator: break;
+    }
+    if (f.has_actuator || f.type == ForceType::joint_actuator) c.actuator = add_time_function(f.actuator);
+    if (compiled) compiled->forces[i] = c;
+  }
+
+  for (size_t i = 0; i < model.outputs.size(); ++i) {
+    const Output& o = model.outputs[i];
+    const int offset = as_int(k.size());
+    append(k, vector3(o.point));
+    if (compiled)
+      compiled->outputs[i] = {static_cast<int>(o.kind), o.joint, o.index, tree(o.body), o.component, o.force, offset};
+  }
+
+  if (compiled) {
+    compiled->n_bodies = as_int(model.joints.size());
+    compiled->nq = q_index;
+    compiled->nv = v_index;
+    compiled->n_forces = as_int(model.forces.size());
+    compiled->n_time_functions = n_time_functions;
+    compiled->n_outputs = as_int(model.outputs.size());
+    compiled->n_constants = as_int(k.size());
+    compiled->gravity = gravity;
+    compiled->has_quaternions = 0;
+    for (const Joint& joint : model.joints)
+      if (joint.type == JointType::spherical || joint.type == JointType::free) compiled->has_quaternions = 1;
+    for (size_t b = 0; b < model.bodies.size(); ++b) compiled->tree_body[b] = tree_body[b];
+  }
+}
+
+}  // namespace
+
+std::unique_ptr<CompiledModel> compile(const Model& model) {
+  require_capacity(model.joints.size(), kMaxBodies, "joints");
+  require_capacity(model.bodies.size(), kMaxBodies, "bodies");
+  require_capacity(model.forces.size(), kMaxForces, "force elements");
+  require_capacity(model.outputs.size(), kMaxOutputs, "outputs");
+  if (model.joints.size() != model.bodies.size())
+    throw std::invalid_argument("compile: every body needs exactly one joint");
+  auto compiled = std::make_unique<CompiledModel>();
+  std::vector<double> constants;
+  lay_out(model, compiled.get(), constants);
+  return compiled;
+}
+
+void pack_constants(const CompiledModel& compiled, const Model& literal_model, double* constants) {
+  std::vector<double> k;
+  lay_out(literal_model, nullptr, k);
+  if (static_cast<int>(k.size()) != compiled.n_constants)
+    throw std::invalid_argument("pack_constants: model does not match its compiled layout");
+  for (size_t i = 0; i < k.size(); ++i) constants[i] = k[i];
+}
+
+void initial_state(const Model& literal_model, double* q, double* v) {
+  int qi = 0, vi = 0;
+  for (const Joint& joint : literal_model.joints) {
+    const int nq = joint_nq(joint.type), nv = joint_nv(joint.type);
+    for (int i = 0; i < nq; ++i)
+      q[qi + i] = static_cast<size_t>(i) < joint.initial_position.size() ? joint.initial_position[static_cast<size_t>(i)].value : 0.0;
+    for (int i = 0; i < nv; ++i)
+      v[vi + i] = static_cast<size_t>(i) < joint.initial_velocity.size() ? joint.initial_velocity[static_cast<size_t>(i)].value : 0.0;
+    // Quaternion blocks: spherical q = (w,x,y,z); free q = (x,y,z,w,x,y,z).
+    const int quat = joint.type == JointType::spherical ? qi : (joint.type == JointType::free ? qi + 3 : -1);
+    if (quat >= 0) {
+      double n = std::sqrt(q[quat] * q[quat] + q[quat + 1] * q[quat + 1] + q[quat + 2] * q[quat + 2] +
+                           q[quat + 3] * q[quat + 3]);
+      if (n == 0.0) {
+        q[quat] = 1.0;
+        n = 1.0;
+      }
+      for (int i = 0; i < 4; ++i) q[quat + i] /= n;
+    }
+    qi += nq;
+    vi += nv;
+  }
+}
+
+}  // namespace myriad

@@ -1,0 +1,171 @@
+#include "model/force_reading.hpp"
+
+#include <string>
+
+namespace myriad {
+
+namespace {
+
+// Required and optional coefficient keys of each kind, in TimeFunction::Kind order.
+struct TimeFunctionKeys {
+  const char* type;
+  std::vector<std::string> required, optional;
+};
+
+const std::vector<TimeFunctionKeys>& time_function_keys() {
+  static const std::vector<TimeFunctionKeys> kinds = {
+      {"constant", {"value"}, {}},
+      {"step", {"t0", "before", "after"}, {}},
+      {"ramp", {"t0", "slope"}, {"offset"}},
+      {"sine", {"amplitude", "frequency"}, {"phase", "offset"}},
+      {"smooth_step", {"t0", "t1", "from", "to"}, {}},
+      {"half_sine_bump", {"t0", "duration", "height"}, {}},
+      {"table", {"points"}, {}},
+  };
+  return kinds;
+}
+
+Number* coefficient(TimeFunction& f, const std::string& key) {
+  if (key == "t0") return &f.t0;
+  if (key == "t1") return &f.t1;
+  if (key == "value") return &f.value;
+  if (key == "before") return &f.before;
+  if (key == "after") return &f.after;
+  if (key == "slope") return &f.slope;
+  if (key == "offset") return &f.offset;
+  if (key == "amplitude") return &f.amplitude;
+  if (key == "frequency") return &f.frequency;
+  if (key == "phase") return &f.phase;
+  if (key == "from") return &f.from;
+  if (key == "to") return &f.to;
+  if (key == "duration") return &f.duration;
+  if (key == "height") return &f.height;
+  return nullptr;
+}
+
+// An end of a tsda: body, point and, for an end on ground only, its motion.
+BodyPoint read_end(const JsonNode& node, const std::string& suffix, const ReadContext& context) {
+  BodyPoint end;
+  const JsonNode body = node.at("body" + suffix);
+  end.body = resolve_name(body, context.bodies, true);
+  end.point = read_optional_vector3(node, "point" + suffix, context);
+  const std::string motion_key = "motion" + suffix;
+  if (node.has(motion_key)) {
+    const JsonNode motion = node.at(motion_key);
+    if (end.body >= 0)
+      motion.fail(motion_key + " is only allowed for an end on ground, and body" + suffix + " is '" +
+                  body.as_string() + "'");
+    motion.allow_keys({"direction", "function"}, "a ground motion");
+    end.moves = true;
+    end.motion_direction = read_vector3(motion.at("direction"), context);
+    end.motion = read_time_function(motion.at("function"), context);
+  }
+  return end;
+}
+
+// The joint a rsda or joint_actuator acts on.
+int read_joint_reference(const JsonNode& node, const ReadContext& context) {
+  return resolve_name(node.at("joint"), context.joints);
+}
+
+ForceElement read_force(const JsonNode& node, int index, ReadContext& context) {
+  node.expect_object();
+  ForceElement force;
+  force.type =
+      static_cast<ForceType>(read_choice(node.at("type"), {"tsda", "rsda", "joint_actuator"}, "force type"));
+  switch (force.type) {
+    case ForceType::tsda:
+      node.allow_keys({"name", "type", "body1", "point1", "body2", "point2", "stiffness", "damping",
+                       "free_length", "actuator", "motion1", "motion2"},
+                      "a tsda");
+      break;
+    case ForceType::rsda:
+      node.allow_keys(
+          {"name", "type", "joint", "stiffness", "damping", "zero_angle", "actuator", "initial_deflection"},
+          "a rsda");
+      break;
+    case ForceType::joint_actuator:
+      node.allow_keys({"name", "type", "joint", "index", "function"}, "a joint_actuator");
+      break;
+  }
+  force.name = read_entry_name(node, context.forces, index);
+
+  if (force.type == ForceType::tsda) {
+    force.end1 = read_end(node, "1", context);
+    force.end2 = read_end(node, "2", context);
+  } else {
+    force.joint = read_joint_reference(node, context);
+  }
+  const Joint joint = force.joint >= 0 ? (*context.joint_list)[force.joint] : Joint{};
+  if (force.type == ForceType::rsda && joint.type != JointType::revolute)
+    node.at("joint").fail("a rsda acts on a revolute joint, and joint '" + joint.name + "' is " +
+                          joint_type_name(joint.type));
+  if (force.type != ForceType::joint_actuator) {
+    force.stiffness = read_optional_number(node, "stiffness", 0.0, context);
+    force.damping = read_optional_number(node, "damping", 0.0, context);
+    if (force.type == ForceType::tsda)
+      force.free_length = read_optional_number(node, "free_length", 0.0, context);
+    if (force.type == ForceType::rsda)
+      force.zero_angle = read_optional_number(node, "zero_angle", 0.0, context);
+    force.has_actuator = node.has("actuator");
+    if (force.has_actuator) force.actuator = read_time_function(node.at("actuator"), context);
+  }
+  if (force.type == ForceType::rsda && node.has("initial_deflection"))
+    force.shortest_initial_deflection =
+        read_choice(node.at("initial_deflection"), {"shortest", "literal"}, "initial_deflection") == 0;
+  if (force.type == ForceType::joint_actuator) {
+    if (node.has("index")) {
+      const JsonNode index_node = node.at("index");
+      force.index = index_node.as_index();
+      const int nv = joint_nv(joint.type);
+      if (force.index >= nv)
+        index_node.fail("index " + std::to_string(force.index) + " is out of range for joint '" + joint.name +
+                        "' (" + joint_type_name(joint.type) + ", nv = " + std::to_string(nv) + ")");
+    } else if (joint_nv(joint.type) == 0) {
+      node.at("joint").fail("joint '" + joint.name + "' is fixed and has no coordinates to actuate");
+    }
+    force.has_actuator = true;
+    force.actuator = read_time_function(node.at("function"), context);
+  }
+  return force;
+}
+
+}  // namespace
+
+TimeFunction read_time_function(const JsonNode& node, const ReadContext& context) {
+  node.expect_object();
+  std::vector<std::string> types;
+  for (const TimeFunctionKeys& kind : time_function_keys()) types.push_back(kind.type);
+  TimeFunction f;
+  const int kind = read_choice(node.at("type"), types, "time function type");
+  f.kind = static_cast<TimeFunction::Kind>(kind);
+  const TimeFunctionKeys& keys = time_function_keys()[static_cast<size_t>(kind)];
+  std::vector<std::string> allowed = {"type"};
+  allowed.insert(allowed.end(), keys.required.begin(), keys.required.end());
+  allowed.insert(allowed.end(), keys.optional.begin(), keys.optional.end());
+  node.allow_keys(allowed, std::string("a ") + keys.type + " function");
+
+  if (f.kind == TimeFunction::Kind::table) {
+    const JsonNode points = node.at("points");
+    const std::vector<JsonNode> rows = points.elements();
+    if (rows.size() < 2) points.fail("a table needs at least 2 points, got " + std::to_string(rows.size()));
+    for (const JsonNode& row : rows) {
+      const std::vector<Number> pair = read_numbers(row, 2, "numbers [t, value]", context);
+      f.table.push_back({pair[0], pair[1]});
+    }
+    return f;
+  }
+  for (const std::string& key : keys.required) *coefficient(f, key) = read_number(node.at(key), context);
+  for (const std::string& key : keys.optional)
+    *coefficient(f, key) = read_optional_number(node, key, 0.0, context);
+  return f;
+}
+
+std::vector<ForceElement> read_forces(const JsonNode& forces, ReadContext& context) {
+  std::vector<ForceElement> result;
+  int index = 0;
+  for (const JsonNode& node : forces.elements()) result.push_back(read_force(node, index++, context));
+  return result;
+}
+
+}  // namespace myriad

@@ -1,0 +1,73 @@
+#include "model/model.hpp"
+
+#include <stdexcept>
+
+#include "model/model_numbers.hpp"
+
+namespace myriad {
+
+int joint_nq(JointType type) {
+  switch (type) {
+    case JointType::revolute:
+    case JointType::prismatic: return 1;
+    case JointType::cylindrical:
+    case JointType::universal: return 2;
+    case JointType::spherical: return 4;
+    case JointType::planar: return 3;
+    case JointType::free: return 7;
+    case JointType::fixed: return 0;
+  }
+  return 0;
+}
+
+int joint_nv(JointType type) {
+  switch (type) {
+    case JointType::revolute:
+    case JointType::prismatic: return 1;
+    case JointType::cylindrical:
+    case JointType::universal: return 2;
+    case JointType::spherical: return 3;
+    case JointType::planar: return 3;
+    case JointType::free: return 6;
+    case JointType::fixed: return 0;
+  }
+  return 0;
+}
+
+const char* joint_type_name(JointType type) {
+  switch (type) {
+    case JointType::revolute: return "revolute";
+    case JointType::prismatic: return "prismatic";
+    case JointType::cylindrical: return "cylindrical";
+    case JointType::universal: return "universal";
+    case JointType::spherical: return "spherical";
+    case JointType::planar: return "planar";
+    case JointType::free: return "free";
+    case JointType::fixed: return "fixed";
+  }
+  return "unknown";
+}
+
+Model apply_parameters(const Model& model, const std::vector<double>& values) {
+  if (values.size() != model.parameters.size())
+    throw std::invalid_argument("apply_parameters: expected " + std::to_string(model.parameters.size()) +
+                                " parameter values, got " + std::to_string(values.size()));
+  Model resolved = model;
+  for_each_number(resolved, [&](Number& n) {
+    if (n.parameter >= 0) {
+      n.value = values[static_cast<size_t>(n.parameter)];
+      n.parameter = -1;
+    }
+  });
+  for (size_t i = 0; i < resolved.parameters.size(); ++i) resolved.parameters[i].value = values[i];
+  return resolved;
+}
+
+std::vector<double> default_parameter_values(const Model& model) {
+  std::vector<double> values;
+  values.reserve(model.parameters.size());
+  for (const Parameter& p : model.parameters) values.push_back(p.value);
+  return values;
+}
+
+}  // namespace myriad

@@ -1,0 +1,171 @@
+#pragma once
+// The host-side model: what a model file says, with names, topology and numbers. Every numeric field is a
+// Number that is either a literal or a reference to a named parameter, so one loaded model serves an ensemble
+// whose instances differ only in parameter values. apply_parameters() yields a model whose Numbers are all
+// literal values; the compiler and the reference path read models in that state.
+#include <array>
+#include <string>
+#include <vector>
+
+namespace myriad {
+
+// A numeric field: `value` holds the literal (or, once parameters are applied, the resolved value);
+// `parameter` is the index into Model::parameters or -1 for a literal.
+struct Number {
+  double value = 0.0;
+  int parameter = -1;
+};
+
+using Vector3 = std::array<Number, 3>;
+
+// A rotation as the model file gives it; rotation_matrix() in model/model_geometry.hpp evaluates it.
+struct Rotation {
+  enum class Kind { identity, axis_angle, rpy, quaternion, matrix };
+  Kind kind = Kind::identity;
+  Vector3 axis{};                 // axis_angle: axis (normalized when evaluated)
+  Number angle{};                 // axis_angle: angle in rad
+  Vector3 rpy{};                  // rpy: roll, pitch, yaw in rad, R = Rz(yaw) Ry(pitch) Rx(roll)
+  std::array<Number, 4> quaternion{};  // quaternion: w, x, y, z (normalized when evaluated)
+  std::array<Number, 9> matrix{};      // matrix: row-major, must be orthonormal with det +1
+};
+
+// A frame fixed on a body: origin and orientation relative to the body frame.
+struct Frame {
+  Vector3 origin{};
+  Rotation rotation{};
+};
+
+struct Parameter {
+  std::string name;
+  double value = 0.0;  // default value when an ensemble does not set it
+  std::string unit;
+  std::string description;
+};
+
+struct Body {
+  std::string name;
+  Number mass{};
+  Vector3 center_of_mass{};             // p_BoBcm_B
+  std::array<Number, 6> inertia{};      // I_Bcm_B: ixx, iyy, izz, ixy, ixz, iyz (centroidal, body axes)
+};
+
+enum class JointType { revolute, prismatic, cylindrical, universal, spherical, planar, free, fixed };
+
+struct Joint {
+  std::string name;
+  JointType type = JointType::revolute;
+  int parent = -1;        // body index, -1 = ground
+  int child = 0;          // body index
+  Frame parent_frame{};   // joint frame F on the parent (in the parent body frame, or world for ground)
+  Frame child_frame{};    // joint frame M on the child, in the child body frame
+  Vector3 axis{};         // in F: rotation/translation axis; plane normal for planar
+  Vector3 axis2{};        // universal only: second axis, in M, perpendicular to axis at q = 0
+  std::vector<Number> initial_position;  // nq values (quaternion w,x,y,z for spherical; x,y,z,w,x,y,z for free)
+  std::vector<Number> initial_velocity;  // nv values
+  int file_index = -1;    // position in the file's `joints` (the loader reorders joints parent-first); -1 if none
+};
+
+// A function of time: value, first and second derivatives are all defined (see docs/model-format.md).
+struct TimeFunction {
+  enum class Kind { constant, step, ramp, sine, smooth_step, half_sine_bump, table };
+  Kind kind = Kind::constant;
+  // Coefficients by kind (unused ones stay 0):
+  //   constant: value
+  //   step: t0, before, after
+  //   ramp: t0, slope, offset               f = offset + slope * max(0, t - t0)
+  //   sine: amplitude, frequency [Hz], phase [rad], offset
+  //   smooth_step: t0, t1, from, to           cubic, zero slope at both ends
+  //   half_sine_bump: t0, duration, height
+  Number t0{}, t1{}, value{}, before{}, after{}, slope{}, offset{}, amplitude{}, frequency{}, phase{}, from{}, to{},
+      duration{}, height{};
+  std::vector<std::array<Number, 2>> table;  // table: (t, value) points, strictly increasing t
+};
+
+// A point on a body; on ground it may move along `motion_direction` by `motion` (base excitation).
+struct BodyPoint {
+  int body = -1;  // -1 = ground
+  Vector3 point{};  // in the body frame (world for ground)
+  bool moves = false;
+  Vector3 motion_direction{};  // world, normalized when evaluated
+  TimeFunction motion{};
+};
+
+enum class ForceType { tsda, rsda, joint_actuator };
+
+struct ForceElement {
+  std::string name;
+  ForceType type = ForceType::tsda;
+  // tsda: translational spring-damper-actuator between two points; tension f = k (l - l0) + c l' + actuator(t)
+  BodyPoint end1{}, end2{};
+  Number stiffness{}, damping{}, free_length{};
+  bool has_actuator = false;
+  TimeFunction actuator{};
+  // rsda (on a revolute joint): torque = -(k (q - zero_angle_effective) + c q') + actuator(t);
+  // joint_actuator: generalized force actuator(t) on joint coordinate `index`.
+  int joint = -1;
+  int index = 0;
+  Number zero_angle{};
+  // rsda: true takes the deflection at t = 0 as the shortest angle (zero_angle shifted by whole turns).
+  bool shortest_initial_deflection = true;
+};
+
+enum class OutputKind {
+  joint_coordinate,
+  joint_velocity,
+  joint_acceleration,
+  body_position,
+  body_orientation,
+  body_velocity,
+  spring_length,
+  spring_force,
+  kinetic_energy,
+  potential_energy,
+  total_energy
+};
+
+struct Output {
+  std::string name;
+  OutputKind kind = OutputKind::joint_coordinate;
+  int joint = -1;
+  int index = 0;       // joint coordinate/velocity index within the joint
+  int body = -1;
+  Vector3 point{};     // body_position / body_velocity: point in the body frame
+  int component = 0;   // position: 0..2 (x,y,z); orientation: 0..3 (w,x,y,z); velocity: 0..5 (wx,wy,wz,vx,vy,vz)
+  int force = -1;      // spring_length / spring_force: index into forces
+};
+
+struct SimulationDefaults {
+  double t_end = 1.0;
+  double dt_out = 0.01;
+  std::string integrator = "dopri5";
+  double rtol = 1e-6;
+  double atol = 1e-8;
+  double h = 1e-3;
+};
+
+struct Model {
+  std::string name;
+  std::string description;
+  std::string source_file;  // path the model was loaded from, used in error messages
+  std::vector<Parameter> parameters;
+  std::vector<Body> bodies;
+  std::vector<Joint> joints;  // spanning tree, parent-first (the loader orders them); defines the q/v layout
+  std::vector<ForceElement> forces;
+  std::vector<Output> outputs;
+  Vector3 gravity{};
+  SimulationDefaults simulation{};
+};
+
+// Degrees of freedom of each joint type: (position coordinates nq, velocity coordinates nv).
+int joint_nq(JointType type);
+int joint_nv(JointType type);
+const char* joint_type_name(JointType type);
+
+// Returns a copy of `model` with every parameter reference replaced by `values[parameter]` (values has one entry
+// per model parameter) and marked literal.
+Model apply_parameters(const Model& model, const std::vector<double>& values);
+
+// The parameter defaults, in Model::parameters order.
+std::vector<double> default_parameter_values(const Model& model);
+
+}  // namespace myriad

@@ -1,0 +1,120 @@
+#include "model/model_geometry.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+#include "spatial/quaternion.hpp"
+
+namespace myriad {
+
+Vec3<double> vector3(const Vector3& v) { return {v[0].value, v[1].value, v[2].value}; }
+
+Vec3<double> unit_vector3(const Vector3& v) {
+  const Vec3<double> a = vector3(v);
+  const double n = norm(a);
+  return n > 0.0 ? (1.0 / n) * a : a;
+}
+
+Mat3<double> rotation_matrix(const Rotation& r) {
+  switch (r.kind) {
+    case Rotation::Kind::identity: return Mat3<double>::identity();
+    case Rotation::Kind::axis_angle: return rotation_about_axis(unit_vector3(r.axis), r.angle.value);
+    case Rotation::Kind::rpy: {
+      const Vec3<double> x{1, 0, 0}, y{0, 1, 0}, z{0, 0, 1};
+      return rotation_about_axis(z, r.rpy[2].value) * rotation_about_axis(y, r.rpy[1].value) *
+             rotation_about_axis(x, r.rpy[0].value);
+    }
+    case Rotation::Kind::quaternion: {
+      const Quat<double> q{r.quaternion[0].value, r.quaternion[1].value, r.quaternion[2].value,
+                           r.quaternion[3].value};
+      return rotation_matrix(normalized(q));
+    }
+    case Rotation::Kind::matrix: {
+      Mat3<double> m;
+      for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j) m.m[i][j] = r.matrix[static_cast<size_t>(3 * i + j)].value;
+      return m;
+    }
+  }
+  return Mat3<double>::identity();
+}
+
+Transform<double> frame_transform(const Frame& frame) {
+  return {rotation_matrix(frame.rotation), vector3(frame.origin)};
+}
+
+Mat3<double> inertia_matrix(const std::array<Number, 6>& in) {
+  const double ixx = in[0].value, iyy = in[1].value, izz = in[2].value;
+  const double ixy = in[3].value, ixz = in[4].value, iyz = in[5].value;
+  return {{{ixx, ixy, ixz}, {ixy, iyy, iyz}, {ixz, iyz, izz}}};
+}
+
+void planar_basis(const Vec3<double>& n, Vec3<double>& e1, Vec3<double>& e2) {
+  Vec3<double> r{1, 0, 0};
+  if (std::abs(n.x) > 0.9) r = {0, 1, 0};
+  const Vec3<double> t = r - dot(r, n) * n;
+  e1 = (1.0 / norm(t)) * t;
+  e2 = cross(n, e1);
+}
+
+std::string check_mass(double mass) {
+  if (!(mass > 0.0) || !std::isfinite(mass)) {
+    std::ostringstream s;
+    s << "mass must be positive and finite, got " << mass;
+    return s.str();
+  }
+  return {};
+}
+
+namespace {
+
+// Eigenvalues of a symmetric 3x3 matrix (closed form, trigonometric); ascending.
+void symmetric_eigenvalues(const Mat3<double>& a, double ev[3]) {
+  const double p1 = a.m[0][1] * a.m[0][1] + a.m[0][2] * a.m[0][2] + a.m[1][2] * a.m[1][2];
+  const double q = (a.m[0][0] + a.m[1][1] + a.m[2][2]) / 3.0;
+  if (p1 == 0.0) {
+    ev[0] = a.m[0][0];
+    ev[1] = a.m[1][1];
+    ev[2] = a.m[2][2];
+  } else {
+    const double p2 = (a.m[0][0] - q) * (a.m[0][0] - q) + (a.m[1][1] - q) * (a.m[1][1] - q) +
+                      (a.m[2][2] - q) * (a.m[2][2] - q) + 2.0 * p1;
+    const double p = std::sqrt(p2 / 6.0);
+    Mat3<double> b = (1.0 / p) * (a - q * Mat3<double>::identity());
+    const double det = b.m[0][0] * (b.m[1][1] * b.m[2][2] - b.m[1][2] * b.m[2][1]) -
+                       b.m[0][1] * (b.m[1][0] * b.m[2][2] - b.m[1][2] * b.m[2][0]) +
+                       b.m[0][2] * (b.m[1][0] * b.m[2][1] - b.m[1][1] * b.m[2][0]);
+    const double r = std::clamp(det / 2.0, -1.0, 1.0);
+    const double phi = std::acos(r) / 3.0;
+    ev[2] = q + 2.0 * p * std::cos(phi);
+    ev[0] = q + 2.0 * p * std::cos(phi + 2.0 * kPi / 3.0);
+    ev[1] = 3.0 * q - ev[0] - ev[2];
+  }
+  std::sort(ev, ev + 3);
+}
+
+}  // namespace
+
+std::string check_inertia(const Mat3<double>& I) {
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j)
+      if (!std::isfinite(I.m[i][j])) return "inertia has a non-finite entry";
+  double ev[3];
+  symmetric_eigenvalues(I, ev);
+  std::ostringstream s;
+  s.precision(6);
+  if (!(ev[0] > 0.0)) {
+    s << "inertia is not positive definite (principal moments " << ev[0] << ", " << ev[1] << ", " << ev[2] << ")";
+    return s.str();
+  }
+  const double scale = ev[2];
+  if (ev[0] + ev[1] < ev[2] - 1e-12 * scale) {
+    s << "inertia violates the triangle inequality (principal moments " << ev[0] << ", " << ev[1] << ", " << ev[2]
+      << ")";
+    return s.str();
+  }
+  return {};
+}
+
+}  // namespace myriad

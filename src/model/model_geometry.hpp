@@ -1,0 +1,25 @@
+#pragma once
+// Evaluation of a model's literal geometry: rotations, frames, inertia matrices, normalized axes. Host-only; the
+// model must have had its parameters applied (all Numbers literal).
+#include <array>
+#include <string>
+
+#include "model/model.hpp"
+#include "spatial/transform.hpp"
+
+namespace myriad {
+
+Mat3<double> rotation_matrix(const Rotation& rotation);
+Transform<double> frame_transform(const Frame& frame);  // X_BF of the frame F on body B
+Vec3<double> vector3(const Vector3& v);
+Vec3<double> unit_vector3(const Vector3& v);  // normalized; zero stays zero
+Mat3<double> inertia_matrix(const std::array<Number, 6>& inertia);  // ixx, iyy, izz, ixy, ixz, iyz
+
+// In-plane unit vectors of a planar joint with normal n (docs/model-format.md).
+void planar_basis(const Vec3<double>& n, Vec3<double>& e1, Vec3<double>& e2);
+
+// Physical checks that parameters can break; return an empty string when fine, else the reason.
+std::string check_mass(double mass);
+std::string check_inertia(const Mat3<double>& I_cm);
+
+}  // namespace myriad

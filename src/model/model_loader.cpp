@@ -1,0 +1,173 @@
+#include "model/model_loader.hpp"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+
+#include "model/force_reading.hpp"
+#include "model/joint_reading.hpp"
+#include "model/joint_tree.hpp"
+#include "model/json_reader.hpp"
+#include "model/model_reading.hpp"
+#include "model/model_validation.hpp"
+#include "model/output_reading.hpp"
+
+namespace myriad {
+
+namespace {
+
+const std::vector<std::string> kTopLevelKeys = {"format",     "version", "name",   "description", "gravity",
+                                                "parameters", "bodies",  "joints", "forces",      "outputs",
+                                                "simulation", "loops",   "drivers"};
+
+// Checked before anything else, so that a file of another kind is named as such instead of producing a list
+// of unknown keys.
+void check_format_and_version(const JsonNode& root) {
+  const JsonNode format = root.at("format");
+  if (format.as_string() != "myriad-model")
+    format.fail("unsupported format '" + format.as_string() + "' (expected 'myriad-model')");
+  const JsonNode version = root.at("version");
+  if (!version.json().is_number_integer()) version.fail_type("the integer 1");
+  if (version.json().get<long long>() != 1)
+    version.fail("unsupported version " + version.json().dump() + " (this build reads version 1)");
+}
+
+std::vector<Parameter> read_parameters(const JsonNode& node, ReadContext& context) {
+  std::vector<Parameter> parameters;
+  for (const auto& member : node.members()) {
+    const JsonNode& entry = member.second;
+    Parameter p;
+    p.name = member.first;
+    if (!is_parameter_name(p.name))
+      entry.fail("invalid parameter name '" + p.name + "' (names match [A-Za-z_][A-Za-z0-9_]*)");
+    if (entry.json().is_object()) {
+      entry.allow_keys({"value", "unit", "description"}, "a parameter");
+      p.value = entry.at("value").as_plain_number();
+      if (entry.has("unit")) p.unit = entry.at("unit").as_string();
+      if (entry.has("description")) p.description = entry.at("description").as_string();
+    } else if (entry.json().is_number()) {
+      p.value = entry.as_plain_number();
+    } else {
+      entry.fail_type("a number or {\"value\", \"unit\", \"description\"}");
+    }
+    // Duplicate names cannot reach here: parse_json_document rejects repeated keys.
+    context.parameter_index[p.name] = static_cast<int>(parameters.size());
+    parameters.push_back(p);
+  }
+  return parameters;
+}
+
+std::vector<Body> read_bodies(const JsonNode& node, ReadContext& context) {
+  std::vector<Body> bodies;
+  for (const JsonNode& entry : node.elements()) {
+    entry.allow_keys({"name", "mass", "center_of_mass", "inertia"});
+    Body body;
+    const int index = static_cast<int>(bodies.size());
+    body.name = read_entry_name(entry, context.bodies, index);
+    if (body.name == "ground") entry.at("name").fail("'ground' is reserved for the fixed world frame");
+    body.mass = read_number(entry.at("mass"), context);
+    body.center_of_mass = read_optional_vector3(entry, "center_of_mass", context);
+    const JsonNode inertia = entry.at("inertia");
+    inertia.allow_keys({"ixx", "iyy", "izz", "ixy", "ixz", "iyz"}, "an inertia");
+    const char* const keys[6] = {"ixx", "iyy", "izz", "ixy", "ixz", "iyz"};
+    for (size_t k = 0; k < 3; ++k) body.inertia[k] = read_number(inertia.at(keys[k]), context);
+    for (size_t k = 3; k < 6; ++k) body.inertia[k] = read_optional_number(inertia, keys[k], 0.0, context);
+    bodies.push_back(body);
+  }
+  if (bodies.empty()) node.fail("a model needs at least one body");
+  return bodies;
+}
+
+double read_positive(const JsonNode& object, const std::string& key, double fallback) {
+  if (!object.has(key)) return fallback;
+  const JsonNode node = object.at(key);
+  if (node.json().is_string())
+    node.fail("simulation settings are plain numbers (parameters cannot set them)");
+  const double value = node.as_plain_number();
+  if (!(value > 0.0)) node.fail(key + " must be positive, got " + node.json().dump());
+  return value;
+}
+
+SimulationDefaults read_simulation(const JsonNode& node) {
+  node.allow_keys({"t_end", "dt_out", "integrator", "h", "rtol", "atol"}, "simulation");
+  SimulationDefaults simulation;
+  simulation.t_end = read_positive(node, "t_end", simulation.t_end);
+  simulation.dt_out = read_positive(node, "dt_out", simulation.dt_out);
+  if (node.has("integrator")) {
+    const std::vector<std::string> integrators = {"rk4", "dopri5"};
+    simulation.integrator =
+        integrators[static_cast<size_t>(read_choice(node.at("integrator"), integrators, "integrator"))];
+  }
+  simulation.h = read_positive(node, "h", simulation.h);
+  simulation.rtol = read_positive(node, "rtol", simulation.rtol);
+  simulation.atol = read_positive(node, "atol", simulation.atol);
+  return simulation;
+}
+
+// `loops` and `drivers` are part of format version 1 but not of this build: accepted only empty.
+void check_reserved(const JsonNode& root, const std::string& key) {
+  if (!root.has(key)) return;
+  const JsonNode node = root.at(key);
+  if (!node.elements().empty())
+    node.fail(key + " are not supported by this build yet (reserved in format version 1)");
+}
+
+Model read_model(const JsonNode& root, const std::string& file_name) {
+  root.expect_object();
+  check_format_and_version(root);
+  root.allow_keys(kTopLevelKeys);
+  check_reserved(root, "loops");
+  check_reserved(root, "drivers");
+
+  Model model;
+  model.source_file = file_name;
+  if (root.has("name")) model.name = root.at("name").as_string();
+  if (root.has("description")) model.description = root.at("description").as_string();
+
+  ReadContext context;
+  if (root.has("parameters")) model.parameters = read_parameters(root.at("parameters"), context);
+  context.parameters = &model.parameters;
+  model.gravity = read_optional_vector3(root, "gravity", context);
+  model.bodies = read_bodies(root.at("bodies"), context);
+
+  // Joints are checked as a tree in file order (so messages point into the file), then reordered
+  // parent-first; every later reference to a joint is an index into that final order.
+  const std::vector<Joint> file_joints = read_joints(root.at("joints"), context);
+  check_joint_tree(file_joints, model.bodies, file_name);
+  model.joints = order_parent_first(file_joints, static_cast<int>(model.bodies.size()));
+  for (size_t i = 0; i < model.joints.size(); ++i)
+    context.joints.index[model.joints[i].name] = static_cast<int>(i);
+  context.joint_list = &model.joints;
+
+  if (root.has("forces")) model.forces = read_forces(root.at("forces"), context);
+  context.force_list = &model.forces;
+  if (root.has("outputs")) model.outputs = read_outputs(root.at("outputs"), context);
+  if (root.has("simulation")) model.simulation = read_simulation(root.at("simulation"));
+
+  validate_model_values(model);
+  return model;
+}
+
+}  // namespace
+
+Model load_model_text(const std::string& json_text, const std::string& file_name) {
+  const Json document = parse_json_document(json_text, file_name);
+  return read_model(JsonNode(document, "", file_name), file_name);
+}
+
+Model load_model_file(const std::string& path) {
+  // stdio rather than iostreams: errno is then reliably the reason the open or the read failed.
+  std::FILE* file = std::fopen(path.c_str(), "rb");
+  if (file == nullptr) throw ModelError(path, "/", std::string("cannot open file: ") + std::strerror(errno));
+  std::string text;
+  char buffer[65536];
+  size_t count = 0;
+  while ((count = std::fread(buffer, 1, sizeof buffer, file)) > 0) text.append(buffer, count);
+  const bool failed = std::ferror(file) != 0;
+  const int read_errno = errno;
+  std::fclose(file);
+  if (failed) throw ModelError(path, "/", std::string("cannot read file: ") + std::strerror(read_errno));
+  return load_model_text(text, path);
+}
+
+}  // namespace myriad

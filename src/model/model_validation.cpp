@@ -1,0 +1,285 @@
+#include "model/model_validation.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <initializer_list>
+#include <sstream>
+#include <stdexcept>
+
+#include "model/json_reader.hpp"
+#include "model/model_geometry.hpp"
+#include "model/model_numbers.hpp"
+
+namespace myriad {
+
+namespace {
+
+using Numbers = std::vector<const Number*>;
+
+template <size_t N>
+Numbers numbers_of(const std::array<Number, N>& values) {
+  Numbers result;
+  for (const Number& n : values) result.push_back(&n);
+  return result;
+}
+
+Numbers numbers_of(const std::vector<Number>& values) {
+  Numbers result;
+  for (const Number& n : values) result.push_back(&n);
+  return result;
+}
+
+std::string text(double value) {
+  std::ostringstream s;
+  s << value;
+  return s.str();
+}
+
+// Throws the ModelErrors of one validation run: file, label and the parameter names behind a field.
+class Reporter {
+ public:
+  Reporter(const Model& model, const std::string& label) : model_(model), label_(label) {}
+
+  [[noreturn]] void fail(const std::string& pointer, const std::string& reason,
+                         const Numbers& sources) const {
+    std::vector<std::string> names;
+    for (const Number* n : sources) {
+      if (n->parameter < 0 || n->parameter >= static_cast<int>(model_.parameters.size())) continue;
+      const std::string name = "'" + model_.parameters[static_cast<size_t>(n->parameter)].name + "'";
+      if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+    }
+    std::string note;
+    if (!names.empty())
+      note = (names.size() == 1 ? " (from parameter " : " (from parameters ") + join_names(names) + ")";
+    throw ModelError(model_.source_file, pointer, (label_.empty() ? "" : label_ + ": ") + reason + note);
+  }
+
+  void require_finite(const std::string& pointer, const Numbers& numbers) const {
+    for (const Number* n : numbers)
+      if (!std::isfinite(n->value)) fail(pointer, "number is not finite (got " + text(n->value) + ")", {n});
+  }
+
+  void require_nonzero(const std::string& pointer, const Vector3& v, const std::string& what) const {
+    require_finite(pointer, numbers_of(v));
+    if (norm(vector3(v)) == 0.0) fail(pointer, what + " must be non-zero", numbers_of(v));
+  }
+
+ private:
+  const Model& model_;
+  std::string label_;
+};
+
+Numbers time_function_numbers(const TimeFunction& f) {
+  Numbers result = {&f.t0,        &f.t1,        &f.value, &f.before, &f.after, &f.slope,    &f.offset,
+                    &f.amplitude, &f.frequency, &f.phase, &f.from,   &f.to,    &f.duration, &f.height};
+  for (const auto& point : f.table)
+    for (const Number& n : point) result.push_back(&n);
+  return result;
+}
+
+void check_time_function(const Reporter& report, const TimeFunction& f, const std::string& pointer) {
+  report.require_finite(pointer, time_function_numbers(f));
+  switch (f.kind) {
+    case TimeFunction::Kind::smooth_step:
+      if (!(f.t1.value > f.t0.value))
+        report.fail(
+            pointer + "/t1",
+            "t1 must be greater than t0 (got t0 = " + text(f.t0.value) + ", t1 = " + text(f.t1.value) + ")",
+            {&f.t0, &f.t1});
+      break;
+    case TimeFunction::Kind::half_sine_bump:
+      if (!(f.duration.value > 0.0))
+        report.fail(pointer + "/duration", "duration must be positive, got " + text(f.duration.value),
+                    {&f.duration});
+      break;
+    case TimeFunction::Kind::table:
+      if (f.table.size() < 2)
+        report.fail(pointer + "/points",
+                    "a table needs at least 2 points, got " + std::to_string(f.table.size()), {});
+      for (size_t i = 1; i < f.table.size(); ++i)
+        if (!(f.table[i][0].value > f.table[i - 1][0].value))
+          report.fail(pointer + "/points/" + std::to_string(i) + "/0",
+                      "table times must be strictly increasing (t = " + text(f.table[i][0].value) +
+                          " follows t = " + text(f.table[i - 1][0].value) + ")",
+                      {&f.table[i - 1][0], &f.table[i][0]});
+      break;
+    default:
+      break;
+  }
+}
+
+void check_rotation(const Reporter& report, const Rotation& r, const std::string& pointer) {
+  switch (r.kind) {
+    case Rotation::Kind::identity:
+      break;
+    case Rotation::Kind::axis_angle:
+      report.require_nonzero(pointer + "/axis", r.axis, "rotation axis");
+      report.require_finite(pointer + "/angle", {&r.angle});
+      break;
+    case Rotation::Kind::rpy:
+      report.require_finite(pointer + "/rpy", numbers_of(r.rpy));
+      break;
+    case Rotation::Kind::quaternion: {
+      report.require_finite(pointer + "/quaternion", numbers_of(r.quaternion));
+      double squared = 0.0;
+      for (const Number& n : r.quaternion) squared += n.value * n.value;
+      if (squared == 0.0)
+        report.fail(pointer + "/quaternion", "quaternion must be non-zero", numbers_of(r.quaternion));
+      break;
+    }
+    case Rotation::Kind::matrix: {
+      const std::string at = pointer + "/matrix";
+      report.require_finite(at, numbers_of(r.matrix));
+      const Mat3<double> R = rotation_matrix(r);
+      const Mat3<double> RRt = R * transpose(R);
+      double error = 0.0;
+      for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j) error = std::max(error, std::abs(RRt.m[i][j] - (i == j ? 1.0 : 0.0)));
+      if (error > 1e-9)
+        report.fail(
+            at, "rotation matrix is not orthonormal (max |R R^T - I| = " + text(error) + ", tolerance 1e-9)",
+            numbers_of(r.matrix));
+      const double det = R.m[0][0] * (R.m[1][1] * R.m[2][2] - R.m[1][2] * R.m[2][1]) -
+                         R.m[0][1] * (R.m[1][0] * R.m[2][2] - R.m[1][2] * R.m[2][0]) +
+                         R.m[0][2] * (R.m[1][0] * R.m[2][1] - R.m[1][1] * R.m[2][0]);
+      if (std::abs(det - 1.0) > 1e-9)
+        report.fail(at, "rotation matrix has determinant " + text(det) + " (a reflection); it must be +1",
+                    numbers_of(r.matrix));
+      break;
+    }
+  }
+}
+
+void check_frame(const Reporter& report, const Frame& frame, const std::string& pointer) {
+  report.require_finite(pointer + "/origin", numbers_of(frame.origin));
+  check_rotation(report, frame.rotation, pointer + "/rotation");
+}
+
+void check_body(const Reporter& report, const Body& body, const std::string& pointer) {
+  std::string reason = check_mass(body.mass.value);
+  if (!reason.empty()) report.fail(pointer + "/mass", reason, {&body.mass});
+  report.require_finite(pointer + "/center_of_mass", numbers_of(body.center_of_mass));
+  reason = check_inertia(inertia_matrix(body.inertia));
+  if (!reason.empty()) report.fail(pointer + "/inertia", reason, numbers_of(body.inertia));
+}
+
+void check_joint(const Reporter& report, const Joint& joint, const std::string& pointer) {
+  check_frame(report, joint.parent_frame, pointer + "/parent_frame");
+  check_frame(report, joint.child_frame, pointer + "/child_frame");
+  switch (joint.type) {
+    case JointType::revolute:
+    case JointType::prismatic:
+    case JointType::cylindrical:
+    case JointType::planar:
+      report.require_nonzero(pointer + "/axis", joint.axis, "axis");
+      break;
+    case JointType::universal: {
+      report.require_nonzero(pointer + "/axis", joint.axis, "axis");
+      report.require_nonzero(pointer + "/axis2", joint.axis2, "axis2");
+      const double cosine = dot(unit_vector3(joint.axis), unit_vector3(joint.axis2));
+      if (!(std::abs(cosine) < 1e-9)) {
+        Numbers sources = numbers_of(joint.axis);
+        for (const Number& n : joint.axis2) sources.push_back(&n);
+        report.fail(
+            pointer + "/axis2",
+            "axis2 must be perpendicular to axis (|cos| = " + text(std::abs(cosine)) + ", tolerance 1e-9)",
+            sources);
+      }
+      break;
+    }
+    default:
+      break;
+  }
+  report.require_finite(pointer + "/position", numbers_of(joint.initial_position));
+  report.require_finite(pointer + "/velocity", numbers_of(joint.initial_velocity));
+  // The quaternion of a spherical joint is its whole position; a free joint's follows the translation.
+  const size_t quaternion_start = joint.type == JointType::spherical
+                                      ? 0
+                                      : (joint.type == JointType::free ? 3 : joint.initial_position.size());
+  if (quaternion_start + 4 <= joint.initial_position.size()) {
+    Numbers quaternion;
+    double squared = 0.0;
+    for (size_t i = quaternion_start; i < quaternion_start + 4; ++i) {
+      quaternion.push_back(&joint.initial_position[i]);
+      squared += joint.initial_position[i].value * joint.initial_position[i].value;
+    }
+    if (squared == 0.0)
+      report.fail(pointer + "/position", "the initial quaternion (w, x, y, z) must be non-zero", quaternion);
+  }
+}
+
+void check_end(const Reporter& report, const BodyPoint& end, const std::string& pointer,
+               const std::string& suffix) {
+  report.require_finite(pointer + "/point" + suffix, numbers_of(end.point));
+  if (!end.moves) return;
+  report.require_nonzero(pointer + "/motion" + suffix + "/direction", end.motion_direction, "direction");
+  check_time_function(report, end.motion, pointer + "/motion" + suffix + "/function");
+}
+
+void check_force(const Reporter& report, const Model& model, const ForceElement& force,
+                 const std::string& pointer) {
+  for (const auto& scalar :
+       {std::make_pair("/stiffness", &force.stiffness), std::make_pair("/damping", &force.damping),
+        std::make_pair("/free_length", &force.free_length), std::make_pair("/zero_angle", &force.zero_angle)})
+    report.require_finite(pointer + scalar.first, {scalar.second});
+  if (force.has_actuator)
+    check_time_function(report, force.actuator,
+                        pointer + (force.type == ForceType::joint_actuator ? "/function" : "/actuator"));
+  if (force.type != ForceType::tsda) return;
+  check_end(report, force.end1, pointer, "1");
+  check_end(report, force.end2, pointer, "2");
+  const BodyPoint &a = force.end1, &b = force.end2;
+  if (a.body == b.body && a.point[0].value == b.point[0].value && a.point[1].value == b.point[1].value &&
+      a.point[2].value == b.point[2].value) {
+    const std::string body = a.body < 0 ? "ground" : model.bodies[static_cast<size_t>(a.body)].name;
+    Numbers sources = numbers_of(a.point);
+    for (const Number& n : b.point) sources.push_back(&n);
+    report.fail(pointer + "/point2",
+                "the two ends of tsda '" + force.name + "' coincide on body '" + body +
+                    "' (the spring length would be zero; the points must differ)",
+                sources);
+  }
+}
+
+}  // namespace
+
+void validate_model_values(const Model& model, const std::string& label) {
+  const Reporter report(model, label);
+  for (const Parameter& p : model.parameters)
+    if (!std::isfinite(p.value))
+      report.fail("/parameters/" + json_pointer_token(p.name),
+                  "parameter '" + p.name + "' is not finite (got " + text(p.value) + ")", {});
+  report.require_finite("/gravity", numbers_of(model.gravity));
+  for (size_t i = 0; i < model.bodies.size(); ++i)
+    check_body(report, model.bodies[i], "/bodies/" + std::to_string(i));
+  for (size_t i = 0; i < model.joints.size(); ++i) {
+    const Joint& joint = model.joints[i];
+    const size_t file_index = joint.file_index >= 0 ? static_cast<size_t>(joint.file_index) : i;
+    check_joint(report, joint, "/joints/" + std::to_string(file_index));
+  }
+  for (size_t i = 0; i < model.forces.size(); ++i)
+    check_force(report, model, model.forces[i], "/forces/" + std::to_string(i));
+  for (size_t i = 0; i < model.outputs.size(); ++i)
+    report.require_finite("/outputs/" + std::to_string(i) + "/point", numbers_of(model.outputs[i].point));
+}
+
+void validate_instance_values(const Model& literal_model, const std::string& instance_label) {
+  validate_model_values(literal_model, instance_label);
+}
+
+void validate_instance_values(const Model& model, const std::vector<double>& parameter_values,
+                              const std::string& instance_label) {
+  if (parameter_values.size() != model.parameters.size())
+    throw std::invalid_argument("validate_instance_values: expected " +
+                                std::to_string(model.parameters.size()) + " parameter values, got " +
+                                std::to_string(parameter_values.size()));
+  // Like apply_parameters, but the Numbers keep their parameter index so that messages can name it.
+  Model instance = model;
+  for_each_number(instance, [&](Number& n) {
+    if (n.parameter >= 0) n.value = parameter_values[static_cast<size_t>(n.parameter)];
+  });
+  for (size_t i = 0; i < instance.parameters.size(); ++i) instance.parameters[i].value = parameter_values[i];
+  validate_model_values(instance, instance_label);
+}
+
+}  // namespace myriad

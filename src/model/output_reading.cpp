@@ -1,0 +1,120 @@
+#include "model/output_reading.hpp"
+
+#include <string>
+
+namespace myriad {
+
+namespace {
+
+const std::vector<std::string>& output_type_names() {  // OutputKind order
+  static const std::vector<std::string> names = {"joint_coordinate", "joint_velocity",   "joint_acceleration",
+                                                 "body_position",    "body_orientation", "body_velocity",
+                                                 "spring_length",    "spring_force",     "kinetic_energy",
+                                                 "potential_energy", "total_energy"};
+  return names;
+}
+
+// Output::component codes: the position in these lists (see model.hpp).
+const std::vector<std::string> kPositionComponents = {"x", "y", "z"};
+const std::vector<std::string> kOrientationComponents = {"qw", "qx", "qy", "qz"};
+const std::vector<std::string> kVelocityComponents = {"wx", "wy", "wz", "vx", "vy", "vz"};
+
+std::vector<std::string> output_keys(OutputKind kind) {
+  switch (kind) {
+    case OutputKind::joint_coordinate:
+    case OutputKind::joint_velocity:
+    case OutputKind::joint_acceleration:
+      return {"name", "type", "joint", "index"};
+    case OutputKind::body_position:
+    case OutputKind::body_velocity:
+      return {"name", "type", "body", "point", "component"};
+    case OutputKind::body_orientation:
+      return {"name", "type", "body", "component"};
+    case OutputKind::spring_length:
+    case OutputKind::spring_force:
+      return {"name", "type", "force"};
+    case OutputKind::kinetic_energy:
+    case OutputKind::potential_energy:
+    case OutputKind::total_energy:
+      return {"name", "type"};
+  }
+  return {};
+}
+
+void read_joint_signal(const JsonNode& node, Output& output, const ReadContext& context) {
+  output.joint = resolve_name(node.at("joint"), context.joints);
+  const Joint& joint = (*context.joint_list)[static_cast<size_t>(output.joint)];
+  const bool positions = output.kind == OutputKind::joint_coordinate;
+  const int count = positions ? joint_nq(joint.type) : joint_nv(joint.type);
+  if (count == 0) node.at("joint").fail("joint '" + joint.name + "' is fixed and has no coordinates");
+  if (!node.has("index")) return;
+  const JsonNode index = node.at("index");
+  output.index = index.as_index();
+  if (output.index >= count)
+    index.fail("index " + std::to_string(output.index) + " is out of range for joint '" + joint.name + "' (" +
+               joint_type_name(joint.type) + (positions ? ", nq = " : ", nv = ") + std::to_string(count) +
+               ")");
+}
+
+void read_body_signal(const JsonNode& node, Output& output, const ReadContext& context) {
+  const JsonNode body = node.at("body");
+  if (body.json() == "ground") body.fail("ground does not move; name a body");
+  output.body = resolve_name(body, context.bodies);
+  if (output.kind != OutputKind::body_orientation)
+    output.point = read_optional_vector3(node, "point", context);
+  const std::vector<std::string>& components = output.kind == OutputKind::body_position ? kPositionComponents
+                                               : output.kind == OutputKind::body_orientation
+                                                   ? kOrientationComponents
+                                                   : kVelocityComponents;
+  output.component = read_choice(node.at("component"), components,
+                                 output_type_names()[static_cast<size_t>(output.kind)] + " component");
+}
+
+void read_spring_signal(const JsonNode& node, Output& output, const ReadContext& context) {
+  const JsonNode force_node = node.at("force");
+  output.force = resolve_name(force_node, context.forces);
+  const ForceElement& force = (*context.force_list)[static_cast<size_t>(output.force)];
+  if (output.kind == OutputKind::spring_length && force.type != ForceType::tsda)
+    force_node.fail("spring_length needs a tsda, and force '" + force.name + "' is not one");
+  if (output.kind == OutputKind::spring_force && force.type == ForceType::joint_actuator)
+    force_node.fail("spring_force needs a tsda or a rsda, and force '" + force.name +
+                    "' is a joint_actuator");
+}
+
+}  // namespace
+
+std::vector<Output> read_outputs(const JsonNode& outputs, const ReadContext& context) {
+  std::vector<Output> result;
+  NameTable names{"output", "/outputs", {}};
+  int index = 0;
+  for (const JsonNode& node : outputs.elements()) {
+    node.expect_object();
+    Output output;
+    output.kind = static_cast<OutputKind>(read_choice(node.at("type"), output_type_names(), "output type"));
+    node.allow_keys(output_keys(output.kind),
+                    "a " + output_type_names()[static_cast<size_t>(output.kind)] + " output");
+    output.name = read_entry_name(node, names, index++);
+    switch (output.kind) {
+      case OutputKind::joint_coordinate:
+      case OutputKind::joint_velocity:
+      case OutputKind::joint_acceleration:
+        read_joint_signal(node, output, context);
+        break;
+      case OutputKind::body_position:
+      case OutputKind::body_orientation:
+      case OutputKind::body_velocity:
+        read_body_signal(node, output, context);
+        break;
+      case OutputKind::spring_length:
+      case OutputKind::spring_force:
+        read_spring_signal(node, output, context);
+        break;
+      default:
+        break;  // energies: no keys beyond name and type
+    }
+    result.push_back(output);
+  }
+  return result;
+}
+
+}  // namespace myriad

@@ -1,0 +1,69 @@
+#pragma once
+// Time functions (docs/model-format.md, "Time functions") evaluated from a packed coefficient array, so the
+// fast path, the CUDA kernels and the reference path share one definition. Kinds follow TimeFunction::Kind.
+#include "core/hd.hpp"
+#include "core/scalar.hpp"
+
+namespace myriad {
+
+enum TimeFunctionKind : int {
+  kTfConstant = 0,
+  kTfStep = 1,
+  kTfRamp = 2,
+  kTfSine = 3,
+  kTfSmoothStep = 4,
+  kTfHalfSineBump = 5,
+  kTfTable = 6,
+};
+
+// f(t), f'(t), f''(t).
+struct TimeValue {
+  double value, rate, acceleration;
+};
+
+// Packed coefficients by kind:
+//   constant [value]; step [t0, before, after]; ramp [t0, slope, offset];
+//   sine [amplitude, angular frequency 2 pi f, phase, offset]; smooth_step [t0, t1, from, to];
+//   half_sine_bump [t0, duration, height]; table [t_0, v_0, t_1, v_1, ...] with `points` pairs.
+// O(1) for all kinds but table, O(points) for table.
+// `c` is anything indexable by int that yields double (a pointer, or a view into an instance's constants).
+template <class C>
+MYRIAD_HD TimeValue evaluate_time_function(int kind, const C& c, int points, double t) {
+  switch (kind) {
+    case kTfConstant: return {c[0], 0.0, 0.0};
+    case kTfStep: return {t < c[0] ? c[1] : c[2], 0.0, 0.0};
+    case kTfRamp: return t <= c[0] ? TimeValue{c[2], 0.0, 0.0} : TimeValue{c[2] + c[1] * (t - c[0]), c[1], 0.0};
+    case kTfSine: {
+      const double arg = c[1] * t + c[2];
+      const double s = scalar_sin(arg), co = scalar_cos(arg);
+      return {c[3] + c[0] * s, c[0] * c[1] * co, -c[0] * c[1] * c[1] * s};
+    }
+    case kTfSmoothStep: {
+      const double t0 = c[0], t1 = c[1], from = c[2], to = c[3];
+      if (t <= t0) return {from, 0.0, 0.0};
+      if (t >= t1) return {to, 0.0, 0.0};
+      const double d = t1 - t0, s = (t - t0) / d, delta = to - from;
+      return {from + delta * s * s * (3.0 - 2.0 * s), delta * 6.0 * s * (1.0 - s) / d,
+              delta * (6.0 - 12.0 * s) / (d * d)};
+    }
+    case kTfHalfSineBump: {
+      const double t0 = c[0], duration = c[1], height = c[2];
+      if (t < t0 || t > t0 + duration) return {0.0, 0.0, 0.0};
+      const double w = kPi / duration, arg = w * (t - t0);
+      return {height * scalar_sin(arg), height * w * scalar_cos(arg), -height * w * w * scalar_sin(arg)};
+    }
+    case kTfTable: {
+      if (t <= c[0]) return {c[1], 0.0, 0.0};
+      const int last = points - 1;
+      if (t >= c[2 * last]) return {c[2 * last + 1], 0.0, 0.0};
+      int k = 0;
+      while (k + 1 < last && t >= c[2 * (k + 1)]) ++k;
+      const double ta = c[2 * k], va = c[2 * k + 1], tb = c[2 * k + 2], vb = c[2 * k + 3];
+      const double slope = (vb - va) / (tb - ta);
+      return {va + slope * (t - ta), slope, 0.0};
+    }
+    default: return {0.0, 0.0, 0.0};
+  }
+}
+
+}  // namespace myriad

@@ -1,0 +1,41 @@
+#include "model/time_function_packing.hpp"
+
+#include <cmath>
+
+namespace myriad {
+
+int pack_time_function(const TimeFunction& f, std::vector<double>& out) {
+  switch (f.kind) {
+    case TimeFunction::Kind::constant: out.push_back(f.value.value); return 0;
+    case TimeFunction::Kind::step: out.insert(out.end(), {f.t0.value, f.before.value, f.after.value}); return 0;
+    case TimeFunction::Kind::ramp: out.insert(out.end(), {f.t0.value, f.slope.value, f.offset.value}); return 0;
+    case TimeFunction::Kind::sine:
+      out.insert(out.end(), {f.amplitude.value, 2.0 * kPi * f.frequency.value, f.phase.value, f.offset.value});
+      return 0;
+    case TimeFunction::Kind::smooth_step:
+      out.insert(out.end(), {f.t0.value, f.t1.value, f.from.value, f.to.value});
+      return 0;
+    case TimeFunction::Kind::half_sine_bump:
+      out.insert(out.end(), {f.t0.value, f.duration.value, f.height.value});
+      return 0;
+    case TimeFunction::Kind::table:
+      for (const auto& point : f.table) out.insert(out.end(), {point[0].value, point[1].value});
+      return static_cast<int>(f.table.size());
+  }
+  return 0;
+}
+
+TimeValue evaluate_time_function(const TimeFunction& f, double t) {
+  std::vector<double> coefficients;
+  const int points = pack_time_function(f, coefficients);
+  return evaluate_time_function(static_cast<int>(f.kind), coefficients.data(), points, t);
+}
+
+double rsda_effective_zero_angle(double zero_angle, double q_initial, bool shortest) {
+  if (!shortest) return zero_angle;
+  const double deflection = q_initial - zero_angle;
+  const double turns = std::ceil((deflection - kPi) / (2.0 * kPi));
+  return zero_angle + 2.0 * kPi * turns;
+}
+
+}  // namespace myriad

@@ -1,0 +1,132 @@
+#pragma once
+// The reference path (shared/DESIGN.md, "reference path"): a dense, textbook, single-threaded formulation of
+// the tree dynamics with Eigen, deliberately independent of the fast path's spatial algebra so that it can
+// serve as the oracle the fast paths are tested against.
+//
+// Formulation: world-frame vector mechanics about each body's centre of mass. Each body i has explicit 3 x nv
+// Jacobians Jv_i (velocity of its centre of mass, world) and Jw_i (angular velocity, world). Mass matrix:
+//   M = sum_i Jv_i^T m_i Jv_i + Jw_i^T I_i^W Jw_i,
+// generalized forces:
+//   Q = sum_i Jv_i^T m_i g + (force elements) - sum_i [Jv_i^T m_i (Jdot_v v)_i + Jw_i^T (I_i^W (Jdot_w v)_i
+//       + w_i x I_i^W w_i)],
+// and the forward dynamics solves M a = Q. Jdot v (the accelerations when dv/dt = 0) comes from an exact
+// world-frame kinematic recursion, never from finite differences.
+//
+// Conventions (docs/model-format.md): q and v are the joints' coordinates concatenated in Model::joints
+// order; for spherical and free joints q holds a quaternion w, x, y, z of R_FM (normalized on use) and v the
+// angular velocity of M relative to F in M axes (free: first the linear velocity of M's origin relative to F,
+// in M axes). The model must have had its parameters applied (every Number literal). All results are in world
+// axes unless a name says otherwise. Every function allocates freely; none keeps state.
+#include <Eigen/Dense>
+#include <vector>
+
+#include "model/model.hpp"
+
+namespace myriad::reference {
+
+// Where each joint's coordinates start in q and v (Model::joints order). O(joints).
+struct CoordinateLayout {
+  std::vector<int> q_index;  // first position coordinate of each joint
+  std::vector<int> v_index;  // first velocity coordinate of each joint
+  int nq = 0;
+  int nv = 0;
+};
+CoordinateLayout coordinate_layout(const Model& model);
+
+// Pose and velocity of one body, all in world axes.
+struct BodyKinematics {
+  Eigen::Matrix3d R_WB;      // orientation of the body frame B in the world
+  Eigen::Vector3d p_WBo;     // position of B's origin
+  Eigen::Vector3d p_WBcm;    // position of B's centre of mass
+  Eigen::Vector3d w_WB_W;    // angular velocity of B
+  Eigen::Vector3d v_WBcm_W;  // velocity of B's centre of mass
+};
+
+// Per body (Model::bodies order), by a parent-first recursion: X_WC = X_WP X_PF X_FM(q) X_CM^-1. O(bodies).
+// Throws std::invalid_argument when q or v has the wrong size or the joints do not form a tree.
+std::vector<BodyKinematics> body_kinematics(const Model& model, const Eigen::VectorXd& q,
+                                            const Eigen::VectorXd& v);
+
+// Explicit Jacobians of one body's centre-of-mass velocity (Jv) and angular velocity (Jw): 3 x nv, world.
+struct BodyJacobian {
+  Eigen::MatrixXd Jv;
+  Eigen::MatrixXd Jw;
+};
+
+// Per body (Model::bodies order). Column k of joint j (an ancestor of body i, or i's own joint) is built from
+// the joint's world-frame twist basis: Jw = a_k, Jv = b_k + a_k x (p_cm_i - p_Mo_j), with a_k the angular
+// velocity and b_k the velocity of M's origin that a unit v_k gives M relative to F. O(bodies * nv). Throws
+// as body_kinematics.
+std::vector<BodyJacobian> body_jacobians_cm(const Model& model, const Eigen::VectorXd& q);
+
+// 3 x nv Jacobian of the world velocity of the point p_BQ_B (in the frame of `body`). O(bodies * nv).
+// Throws std::out_of_range for a bad body index, else as body_kinematics.
+Eigen::MatrixXd point_jacobian(const Model& model, const Eigen::VectorXd& q, int body,
+                               const Eigen::Vector3d& p_BQ_B);
+
+// Accelerations of one body in world axes, Jw a + Jdot_w v and Jv a + Jdot_v v, for a = dv/dt.
+struct BodyAcceleration {
+  Eigen::Vector3d alpha_W;  // angular acceleration of B
+  Eigen::Vector3d a_cm_W;   // acceleration of B's centre of mass
+};
+
+// Jdot v alone (a = 0), per body (Model::bodies order), by an exact world-frame recursion. O(bodies). Throws
+// as body_kinematics.
+std::vector<BodyAcceleration> body_bias_accelerations(const Model& model, const Eigen::VectorXd& q,
+                                                      const Eigen::VectorXd& v);
+
+// Full accelerations of every body for given dv/dt: J a + Jdot v. O(bodies * nv). Throws as body_kinematics.
+std::vector<BodyAcceleration> body_accelerations(const Model& model, const Eigen::VectorXd& q,
+                                                 const Eigen::VectorXd& v, const Eigen::VectorXd& vdot);
+
+// nv x nv joint-space mass matrix, symmetric positive definite. O(bodies * nv^2). Throws as body_kinematics.
+Eigen::MatrixXd mass_matrix(const Model& model, const Eigen::VectorXd& q);
+
+// State of a TSDA force element at (t, q, v). Throws std::invalid_argument if `force` is not a tsda, or its
+// two points coincide (zero length).
+struct TsdaState {
+  Eigen::Vector3d p_W1, p_W2;  // world positions of the two ends
+  double length = 0.0;         // l = |p_W2 - p_W1|
+  double length_rate = 0.0;    // dl/dt
+  double tension = 0.0;        // f = k (l - l0) + c dl/dt + actuator(t); positive pulls the ends together
+};
+TsdaState tsda_state(const Model& model, int force, double t, const Eigen::VectorXd& q,
+                     const Eigen::VectorXd& v);
+
+// Zero-tension angle q0 an RSDA uses (its zero angle, shifted by whole turns for "shortest"), and its joint
+// torque -k (q - q0) - c q' + actuator(t). Throw std::invalid_argument if `force` is not an rsda on a
+// revolute joint.
+double rsda_zero_angle(const Model& model, int force);
+double rsda_torque(const Model& model, int force, double t, const Eigen::VectorXd& q,
+                   const Eigen::VectorXd& v);
+
+// Generalized forces Q (nv): gravity, TSDA (actuators and moving ground points included), RSDA, joint
+// actuators, minus the velocity-product terms. O(bodies * nv + forces * bodies * nv). Throws as
+// body_kinematics, and std::invalid_argument for a force element that does not fit its joint (see tsda_state,
+// rsda_torque; a joint_actuator index outside the joint's nv).
+Eigen::VectorXd generalized_forces(const Model& model, double t, const Eigen::VectorXd& q,
+                                   const Eigen::VectorXd& v);
+
+// dv/dt from M a = Q (Cholesky). O(nv^3 + bodies * nv^2). Throws std::runtime_error if M is not positive
+// definite, else as generalized_forces.
+Eigen::VectorXd forward_dynamics(const Model& model, double t, const Eigen::VectorXd& q,
+                                 const Eigen::VectorXd& v);
+
+// Sum over bodies of 1/2 m |v_cm|^2 + 1/2 w . I^W w, from body_kinematics (not from M). O(bodies).
+double kinetic_energy(const Model& model, const Eigen::VectorXd& q, const Eigen::VectorXd& v);
+
+// Gravity (-m g . r_cm summed over bodies) plus 1/2 k (l - l0)^2 per TSDA plus 1/2 k (q - q0)^2 per RSDA at
+// time t (ground points may move). O(bodies + forces * bodies). Throws as tsda_state and rsda_torque.
+double potential_energy(const Model& model, double t, const Eigen::VectorXd& q);
+
+// dq/dt (nq) from v: equal to v for all but spherical (quaternion rate 1/2 q (0, w_M)) and free joints
+// (position rate R_FM v_M, then the quaternion rate). O(nq). Throws std::invalid_argument for wrongly sized q
+// or v.
+Eigen::VectorXd qdot(const Model& model, const Eigen::VectorXd& q, const Eigen::VectorXd& v);
+
+// Initial coordinates from the joints' initial_position / initial_velocity (empty: zeros, identity
+// quaternion); quaternions normalized. O(nq). Throws std::invalid_argument for a wrong non-zero count.
+Eigen::VectorXd initial_q(const Model& model);
+Eigen::VectorXd initial_v(const Model& model);
+
+}  // namespace myriad::reference

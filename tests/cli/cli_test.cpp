@@ -1,0 +1,112 @@
+// The `myriad` executable end to end: outputs on disk, exit statuses and error messages.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct CliRun {
+  int status;
+  std::string output;
+};
+
+CliRun run_cli(const std::string& arguments) {
+  const std::string command = std::string(MYRIAD_CLI) + " " + arguments + " 2>&1";
+  CliRun r{0, {}};
+  FILE* pipe = popen(command.c_str(), "r");
+  char buffer[4096];
+  while (pipe && fgets(buffer, sizeof buffer, pipe)) r.output += buffer;
+  const int raw = pipe ? pclose(pipe) : -1;
+  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+  return r;
+}
+
+std::string model(const std::string& file) { return std::string(MYRIAD_SOURCE_DIR) + "/models/" + file; }
+
+fs::path temp_dir() {
+  const fs::path dir = fs::temp_directory_path() / ("myriad_cli_test_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  return dir;
+}
+
+std::vector<std::string> lines(const fs::path& path) {
+  std::ifstream in(path);
+  std::vector<std::string> out;
+  for (std::string line; std::getline(in, line);) out.push_back(line);
+  return out;
+}
+
+TEST(Cli, SimulateWritesOneRowPerInstanceAndOutputTime) {
+  const fs::path dir = temp_dir();
+  const fs::path params = dir / "p.csv", out = dir / "out.csv", stats = dir / "stats.json";
+  std::ofstream(params) << "k_s,c_s\n20000,1000\n30000,2000\n40000,3000\n";
+  const CliRun r = run_cli("simulate " + model("quarter_car.json") + " --params " + params.string() +
+                        " --t-end 1 --dt-out 0.1 --integrator rk4 --h 1e-3 --out " + out.string() +
+                        " --stats-json " + stats.string() + " --stats");
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("instances: 3"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("ok 3"), std::string::npos) << r.output;
+  const auto rows = lines(out);
+  ASSERT_EQ(rows.size(), 1u + 3u * 11u);
+  EXPECT_EQ(rows[0].rfind("instance,time,z_s,", 0), 0u) << rows[0];
+  EXPECT_EQ(rows[1].rfind("0,0,", 0), 0u);
+  EXPECT_EQ(rows.back().rfind("2,1,", 0), 0u) << rows.back();
+  const auto json = lines(stats);
+  std::string all;
+  for (const auto& l : json) all += l;
+  EXPECT_NE(all.find("\"steps\": 3000"), std::string::npos) << "1000 RK4 steps per instance, 3 instances";
+  fs::remove_all(dir);
+}
+
+TEST(Cli, CheckPassesOnAShippedModel) {
+  const CliRun r = run_cli("check " + model("spatial_chain.json") + " --states 5");
+  EXPECT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("PASS"), std::string::npos);
+}
+
+TEST(Cli, ModelErrorNamesFilePointerAndReasonAndRunsNothing) {
+  const fs::path dir = temp_dir();
+  const fs::path bad = dir / "bad.json", out = dir / "never.csv";
+  std::ofstream(bad) << R"({"format": "myriad-model", "version": 1,
+    "bodies": [{"name": "b", "mass": -1, "inertia": {"ixx": 1, "iyy": 1, "izz": 1}}],
+    "joints": [{"name": "j", "type": "revolute", "parent": "ground", "child": "b", "axis": [0, 0, 1]}]})";
+  const CliRun r = run_cli("simulate " + bad.string() + " --out " + out.string());
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.output.find(bad.string() + ": /bodies/0/mass:"), std::string::npos) << r.output;
+  EXPECT_FALSE(fs::exists(out));
+  fs::remove_all(dir);
+}
+
+TEST(Cli, BadParameterFileAndUnwritableOutputAreReported) {
+  const fs::path dir = temp_dir();
+  const fs::path params = dir / "p.csv";
+  std::ofstream(params) << "k_s\nabc\n";
+  CliRun r = run_cli("simulate " + model("quarter_car.json") + " --params " + params.string());
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.output.find(params.string() + ":2: column 'k_s': 'abc' is not a finite number"), std::string::npos)
+      << r.output;
+  r = run_cli("simulate " + model("pendulum_002.json") + " --t-end 0.1 --out " + (dir / "no/such/dir/x.csv").string());
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.output.find("cannot write"), std::string::npos) << r.output;
+  r = run_cli("simulate " + model("pendulum_002.json") + " --param nope=1");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.output.find("'nope' is not a parameter"), std::string::npos) << r.output;
+  fs::remove_all(dir);
+}
+
+TEST(Cli, InfoListsCoordinatesAndParameters) {
+  const CliRun r = run_cli("info " + model("quarter_car.json"));
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("nq = 2, nv = 2"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("k_s"), std::string::npos);
+}
+
+}  // namespace

@@ -1,0 +1,47 @@
+#pragma once
+// Test support: a shipped model loaded, compiled and packed for one instance, with a workspace ready for the
+// fast-path algorithms.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "dynamics/tree_workspace.hpp"
+#include "model/compile.hpp"
+#include "model/model_loader.hpp"
+
+namespace myriad::testing {
+
+inline std::string model_path(const std::string& file) { return std::string(MYRIAD_SOURCE_DIR) + "/models/" + file; }
+
+struct Instance {
+  Model model;  // parameters applied
+  std::unique_ptr<CompiledModel> compiled;
+  std::vector<double> constants, q, v;
+  std::vector<unsigned char> buffer;
+  TreeWorkspace<double> w{};
+
+  explicit Instance(const Model& loaded, std::vector<std::pair<std::string, double>> overrides = {}) {
+    std::vector<double> values = default_parameter_values(loaded);
+    for (const auto& [name, value] : overrides)
+      for (size_t p = 0; p < loaded.parameters.size(); ++p)
+        if (loaded.parameters[p].name == name) values[p] = value;
+    model = apply_parameters(loaded, values);
+    compiled = compile(model);
+    constants.resize(static_cast<size_t>(compiled->n_constants));
+    pack_constants(*compiled, model, constants.data());
+    q.resize(static_cast<size_t>(compiled->nq));
+    v.resize(static_cast<size_t>(compiled->nv));
+    initial_state(model, q.data(), v.data());
+    buffer.resize(tree_workspace_bytes<double>(*compiled));
+    w = carve_tree_workspace<double>(*compiled, buffer.data(), nullptr);
+  }
+  const double* k() const { return constants.data(); }
+};
+
+inline int output_index(const Model& model, const std::string& name) {
+  for (size_t i = 0; i < model.outputs.size(); ++i)
+    if (model.outputs[i].name == name) return static_cast<int>(i);
+  return -1;
+}
+
+}  // namespace myriad::testing
