@@ -10,5 +10,5 @@ if [ $# -gt 0 ]; then
 fi
 mkdir -p out
 build/myriad simulate models/quarter_car.json --params models/quarter_car_study.csv \
-  --t-end 3 --dt-out 0.005 --integrator dopri5 --rtol 1e-7 --atol 1e-9 \
+  --t-end 3 --dt-out 0.01 --integrator dopri5 --rtol 1e-7 --atol 1e-9 \
   --out out/quarter_car_study.csv --stats-json out/quarter_car_study_stats.json --stats

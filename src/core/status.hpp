@@ -9,9 +9,10 @@ enum class InstanceStatus : int {
   step_size_too_small = 1,
   max_steps = 2,
   non_finite = 3,
+  singular_matrix = 4,  // the iteration matrix Pi (or a joint inertia) could not be factored
 };
 
-constexpr int kInstanceStatusCount = 4;
+constexpr int kInstanceStatusCount = 5;
 
 inline const char* instance_status_name(InstanceStatus s) {
   switch (s) {
@@ -19,6 +20,7 @@ inline const char* instance_status_name(InstanceStatus s) {
     case InstanceStatus::step_size_too_small: return "step_size_too_small";
     case InstanceStatus::max_steps: return "max_steps";
     case InstanceStatus::non_finite: return "non_finite";
+    case InstanceStatus::singular_matrix: return "singular_matrix";
   }
   return "unknown";
 }
@@ -28,6 +30,8 @@ struct IntegratorStats {
   long long steps = 0;                 // accepted steps
   long long rejected = 0;              // rejected steps (adaptive methods)
   long long function_evaluations = 0;  // calls of the system's derivative
+  long long jacobian_evaluations = 0;  // Jacobian evaluations (Rosenbrock methods)
+  long long lu_factorizations = 0;     // LU factorizations of the iteration matrix (Rosenbrock methods)
 };
 
 }  // namespace myriad
