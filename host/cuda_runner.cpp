@@ -40,6 +40,7 @@ struct DeviceBuffer {
   void* pointer = nullptr;
   explicit DeviceBuffer(size_t bytes) { check(cudaMalloc(&pointer, std::max<size_t>(bytes, 1)), "cudaMalloc"); }
   ~DeviceBuffer() { cudaFree(pointer); }
+  DeviceBuffer(DeviceBuffer&& other) noexcept : pointer(other.pointer) { other.pointer = nullptr; }
   DeviceBuffer(const DeviceBuffer&) = delete;
   DeviceBuffer& operator=(const DeviceBuffer&) = delete;
   template <class T>
