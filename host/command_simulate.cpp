@@ -7,7 +7,9 @@
 
 #include "commands.hpp"
 #include "ensemble/cpu_runner.hpp"
+#include "ensemble/ensemble_statistics.hpp"
 #include "io/result_writers.hpp"
+#include "io/statistics_writers.hpp"
 #include "model/compile.hpp"
 #include "model/model_loader.hpp"
 
@@ -81,6 +83,11 @@ int run_simulate(const SimulateOptions& o) {
   for (const Output& output : model.outputs) names.push_back(output.name);
   if (!o.out.empty()) write_result_csv(o.out, result, names);
   if (!o.stats_json.empty()) write_stats_json(o.stats_json, result, model.name, integrator);
+  if (!o.summary.empty() || !o.kpis.empty()) {
+    const EnsembleStatistics statistics = compute_statistics(result, o.threads);
+    if (!o.summary.empty()) write_summary_csv(o.summary, statistics, result.times, names);
+    if (!o.kpis.empty()) write_kpi_csv(o.kpis, statistics, names);
+  }
 
   const StatsTotals t = totals(result);
   std::cout << "model: " << model.name << "  instances: " << result.n_instances << "  integrator: " << integrator
@@ -111,7 +118,8 @@ int run_simulate(const SimulateOptions& o) {
     }
     if (result.n_instances > shown) std::cout << "  ... (" << result.n_instances - shown << " more; --stats-json has all)\n";
   }
-  if (!o.out.empty()) std::cout << "wrote " << o.out << '\n';
+  for (const std::string* path : {&o.out, &o.stats_json, &o.summary, &o.kpis})
+    if (!path->empty()) std::cout << "wrote " << *path << '\n';
   return t.status_counts[0] == result.n_instances ? 0 : 3;
 }
 

@@ -27,6 +27,8 @@ struct SimulateOptions {
   int threads = 1;
   std::string out;
   std::string stats_json;
+  std::string summary;  // per output time and signal: count, mean, std, min, max over instances
+  std::string kpis;     // per instance and signal: max |x|, RMS, final value
   bool stats = false;
 };
 

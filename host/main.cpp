@@ -43,6 +43,8 @@ int main(int argc, char** argv) {
   sim_cmd->add_option("--out", sim.out, "output CSV file");
   sim_cmd->add_option("--stats-json", sim.stats_json, "write statistics as JSON");
   sim_cmd->add_flag("--stats", sim.stats, "print per-instance statistics summary");
+  sim_cmd->add_option("--summary", sim.summary, "CSV of ensemble statistics per output time and signal");
+  sim_cmd->add_option("--kpis", sim.kpis, "CSV of per-instance KPIs (max |signal|, RMS, final value)");
 
   CLI11_PARSE(app, argc, argv);
   try {

@@ -1,6 +1,7 @@
 #include "ensemble/cpu_runner.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <limits>
@@ -15,8 +16,10 @@ std::vector<double> output_grid(double t0, double t_end, double dt_out) {
   const double span = t_end - t0;
   const long long steps = static_cast<long long>(std::floor(span / dt_out + 1e-9));
   for (long long k = 0; k <= steps; ++k) times.push_back(t0 + static_cast<double>(k) * dt_out);
-  if (t_end - times.back() > 1e-12 * std::max(1.0, std::abs(t_end))) times.push_back(t_end);
-  else times.back() = t_end;
+  if (t_end - times.back() > 1e-12 * std::max(1.0, std::abs(t_end)))
+    times.push_back(t_end);
+  else
+    times.back() = t_end;
   return times;
 }
 
@@ -24,23 +27,33 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-void run_range(const CompiledModel& model, const Ensemble& ensemble, const RunSpec& spec,
-               const std::vector<double>& times, int begin, int end, EnsembleResult& result) {
+// Instances are handed out in small blocks from a shared counter: instances differ in cost (stiff parameter
+// rows take more steps), so a static split would leave threads idle. Each instance is computed alone, so the
+// result does not depend on which thread ran it.
+constexpr int kBlock = 16;
+
+void run_worker(const CompiledModel& model, const Ensemble& ensemble, const RunSpec& spec,
+                const std::vector<double>& times, std::atomic<int>& next, EnsembleResult& result) {
   const InstanceScratchLayout layout = instance_scratch_layout(model, spec.method);
   std::vector<double> scratch(layout.bytes / sizeof(double) + 1);
   std::vector<double> constants(static_cast<size_t>(model.n_constants) + 1);
   std::vector<double> q(static_cast<size_t>(model.nq) + 1), v(static_cast<size_t>(model.nv) + 1);
   const size_t per_instance = times.size() * static_cast<size_t>(model.n_outputs);
-  for (int i = begin; i < end; ++i) {
-    const auto start = Clock::now();
-    ensemble.gather_constants(i, constants.data());
-    ensemble.gather_initial_state(i, q.data(), v.data());
-    const double* k = constants.data();
-    result.status[static_cast<size_t>(i)] =
-        simulate_instance(model, k, q.data(), v.data(), spec, times.data(), static_cast<int>(times.size()),
-                          scratch.data(), result.values.data() + per_instance * static_cast<size_t>(i),
-                          result.stats[static_cast<size_t>(i)]);
-    result.wall_seconds[static_cast<size_t>(i)] = std::chrono::duration<double>(Clock::now() - start).count();
+  for (;;) {
+    const int begin = next.fetch_add(kBlock);
+    if (begin >= ensemble.n_instances) break;
+    const int end = std::min(begin + kBlock, ensemble.n_instances);
+    for (int i = begin; i < end; ++i) {
+      const auto start = Clock::now();
+      ensemble.gather_constants(i, constants.data());
+      ensemble.gather_initial_state(i, q.data(), v.data());
+      const double* k = constants.data();
+      result.status[static_cast<size_t>(i)] = simulate_instance(
+          model, k, q.data(), v.data(), spec, times.data(), static_cast<int>(times.size()), scratch.data(),
+          result.values.data() + per_instance * static_cast<size_t>(i), result.stats[static_cast<size_t>(i)]);
+      result.wall_seconds[static_cast<size_t>(i)] =
+          std::chrono::duration<double>(Clock::now() - start).count();
+    }
   }
 }
 
@@ -64,16 +77,14 @@ EnsembleResult run_ensemble_cpu(const CompiledModel& model, const Ensemble& ense
   result.threads = threads;
 
   const auto start = Clock::now();
+  std::atomic<int> next{0};
   if (threads == 1) {
-    run_range(model, ensemble, spec, output_times, 0, n, result);
+    run_worker(model, ensemble, spec, output_times, next, result);
   } else {
     std::vector<std::thread> pool;
-    for (int t = 0; t < threads; ++t) {
-      const int begin = static_cast<int>(static_cast<long long>(n) * t / threads);
-      const int end = static_cast<int>(static_cast<long long>(n) * (t + 1) / threads);
-      pool.emplace_back(run_range, std::cref(model), std::cref(ensemble), std::cref(spec), std::cref(output_times),
-                        begin, end, std::ref(result));
-    }
+    for (int t = 0; t < threads; ++t)
+      pool.emplace_back(run_worker, std::cref(model), std::cref(ensemble), std::cref(spec),
+                        std::cref(output_times), std::ref(next), std::ref(result));
     for (std::thread& th : pool) th.join();
   }
   result.total_wall_seconds = std::chrono::duration<double>(Clock::now() - start).count();

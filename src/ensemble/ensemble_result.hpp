@@ -1,6 +1,7 @@
 #pragma once
 // What a run of an ensemble produces: every output signal of every instance at every output time, and per
 // instance its status, work counters and wall time.
+#include <cstddef>
 #include <vector>
 
 #include "core/status.hpp"
