@@ -21,6 +21,26 @@ MYRIAD_HD_INLINE TimeValue time_function_value(const CompiledModel& model, const
   return evaluate_time_function(f.kind, ConstantsView<K>{k, f.constants}, f.points, t);
 }
 
+// A time function's value entering the dynamics as scalar S. Time is a plain double everywhere but in the
+// Jacobian evaluation of f_t = df/dt (dynamics/tree_second_order.hpp), which passes it as a Dual seeded along
+// one direction: the result then carries `rate` times the derivatives of t. Called with (f, f') for a value and
+// with (f', f'') for a rate (a moving ground point's velocity).
+template <class S>
+MYRIAD_HD_INLINE S time_input(double value, double /*rate*/, double /*t*/) {
+  return S(value);
+}
+template <class S, class T>
+MYRIAD_HD_INLINE S time_input(double value, double rate, const T& t) {
+  return S(value) + rate * (t - value_of(t));
+}
+
+// The value of time function `index` at time t as scalar S (see time_input); zero for index -1.
+template <class S, class K, class T>
+MYRIAD_HD_INLINE S actuator_input(const CompiledModel& model, const K& k, int index, const T& t) {
+  const TimeValue m = time_function_value(model, k, index, value_of(t));
+  return time_input<S>(m.value, m.rate, t);
+}
+
 // State of a TSDA: length, its rate, tension, and the world geometry needed to apply it.
 template <class S>
 struct TsdaState {
@@ -29,23 +49,23 @@ struct TsdaState {
   Vec3<S> e_W;         // unit vector from end 1 to end 2
 };
 
-template <class S, class K>
-MYRIAD_HD_INLINE void tsda_end(const CompiledModel& model, const K& k, const TreeWorkspace<S>& w, int body, int point,
-                               int direction, int motion, double t, Vec3<S>& p, Vec3<S>& vel) {
+template <class S, class K, class T>
+MYRIAD_HD_INLINE void tsda_end(const CompiledModel& model, const K& k, const TreeWorkspace<S>& w, int body,
+                               int point, int direction, int motion, const T& t, Vec3<S>& p, Vec3<S>& vel) {
   const Vec3<S> local = load_vec3<S>(k, point);
   if (body >= 0) {
     body_point_state(w, body, local, p, vel);
     return;
   }
-  const TimeValue m = time_function_value(model, k, motion, t);
+  const TimeValue m = time_function_value(model, k, motion, value_of(t));
   const Vec3<S> d = load_vec3<S>(k, direction);
-  p = local + S(m.value) * d;
-  vel = S(m.rate) * d;
+  p = local + time_input<S>(m.value, m.rate, t) * d;
+  vel = time_input<S>(m.rate, m.acceleration, t) * d;
 }
 
-template <class S, class K>
+template <class S, class K, class T>
 MYRIAD_HD TsdaState<S> tsda_state(const CompiledModel& model, const K& k, const TreeWorkspace<S>& w,
-                                  const CompiledForce& f, double t) {
+                                  const CompiledForce& f, const T& t) {
   const int c = f.constants;
   TsdaState<S> s;
   Vec3<S> v1, v2;
@@ -55,19 +75,19 @@ MYRIAD_HD TsdaState<S> tsda_state(const CompiledModel& model, const K& k, const 
   s.length = norm(d);
   s.e_W = (S(1) / s.length) * d;
   s.rate = dot(s.e_W, v2 - v1);
-  s.tension = S(k[c + kTsdaStiffness]) * (s.length - S(k[c + kTsdaFreeLength])) + S(k[c + kTsdaDamping]) * s.rate +
-              S(time_function_value(model, k, f.actuator, t).value);
+  s.tension = S(k[c + kTsdaStiffness]) * (s.length - S(k[c + kTsdaFreeLength])) +
+              S(k[c + kTsdaDamping]) * s.rate + actuator_input<S>(model, k, f.actuator, t);
   return s;
 }
 
 // Joint torque of an RSDA: -k (q - q0) - c q' + actuator(t).
-template <class S, class K>
-MYRIAD_HD_INLINE S rsda_torque(const CompiledModel& model, const K& k, const CompiledForce& f, const S* q, const S* v,
-                               double t) {
+template <class S, class K, class T>
+MYRIAD_HD_INLINE S rsda_torque(const CompiledModel& model, const K& k, const CompiledForce& f, const S* q,
+                               const S* v, const T& t) {
   const CompiledJoint& joint = model.joints[f.joint];
   const int c = f.constants;
   return -S(k[c + kRsdaStiffness]) * (q[joint.q_index] - S(k[c + kRsdaZeroAngle])) -
-         S(k[c + kRsdaDamping]) * v[joint.v_index] + S(time_function_value(model, k, f.actuator, t).value);
+         S(k[c + kRsdaDamping]) * v[joint.v_index] + actuator_input<S>(model, k, f.actuator, t);
 }
 
 // A world-frame force applied at a world point of tree body i, accumulated as a body-coordinate spatial force.
@@ -79,10 +99,11 @@ MYRIAD_HD_INLINE void add_point_force(TreeWorkspace<S>& w, int i, const Vec3<S>&
   w.f_ext[i] += Force<S>{cross(p_B, F_B), F_B};
 }
 
-// Writes f_ext (nb) and tau (nv) from all force elements. Gravity is not here: the recursions apply it as a base
-// acceleration.
-template <class S, class K>
-MYRIAD_HD void applied_forces(const CompiledModel& model, const K& k, double t, const S* q, const S* v,
+// Writes f_ext (nb) and tau (nv) from all force elements. Gravity is not here: the recursions apply it as a
+// base acceleration. Time t is a double, or a Dual of S's type for derivatives with respect to time
+// (time_input).
+template <class S, class K, class T>
+MYRIAD_HD void applied_forces(const CompiledModel& model, const K& k, const T& t, const S* q, const S* v,
                               TreeWorkspace<S>& w) {
   for (int i = 0; i < model.n_bodies; ++i) w.f_ext[i] = Force<S>::zero();
   for (int i = 0; i < model.nv; ++i) w.tau[i] = S(0);
@@ -100,7 +121,7 @@ MYRIAD_HD void applied_forces(const CompiledModel& model, const K& k, double t, 
         w.tau[model.joints[f.joint].v_index] += rsda_torque(model, k, f, q, v, t);
         break;
       case 2:  // joint actuator
-        w.tau[model.joints[f.joint].v_index + f.index] += S(time_function_value(model, k, f.actuator, t).value);
+        w.tau[model.joints[f.joint].v_index + f.index] += actuator_input<S>(model, k, f.actuator, t);
         break;
       default: break;
     }

@@ -65,6 +65,58 @@ MYRIAD_HD_INLINE Vec3<S> right_jacobian_inverse_times(const Vec3<S>& phi, const 
   return omega + S(0.5) * pxw + c * cross(phi, pxw);
 }
 
+// Right Jacobian of SO(3): for R(t) = R0 exp(phi(t)), the body angular velocity is omega = Jr(phi) phi', with
+// Jr(phi) = I - (1 - cos theta)/theta^2 [phi]x + (theta - sin theta)/theta^3 [phi]x^2, theta = |phi|. The
+// inverse of right_jacobian_inverse_times. A series below theta = 0.1 keeps it accurate and Dual-safe at 0.
+// O(1).
+template <class S>
+MYRIAD_HD_INLINE Vec3<S> right_jacobian_times(const Vec3<S>& phi, const Vec3<S>& phi_dot) {
+  const S theta2 = dot(phi, phi);
+  S a, b;  // (1 - cos theta)/theta^2, (theta - sin theta)/theta^3
+  if (value_of(theta2) < 1e-2) {
+    a = S(0.5) - theta2 * (S(1.0 / 24.0) - theta2 * (S(1.0 / 720.0) - theta2 * S(1.0 / 40320.0)));
+    b = S(1.0 / 6.0) - theta2 * (S(1.0 / 120.0) - theta2 * (S(1.0 / 5040.0) - theta2 * S(1.0 / 362880.0)));
+  } else {
+    const S theta = scalar_sqrt(theta2);
+    const S s_half = scalar_sin(theta / S(2));
+    a = S(2) * s_half * s_half / theta2;  // no cancellation, unlike 1 - cos theta
+    b = (theta - scalar_sin(theta)) / (theta2 * theta);
+  }
+  const Vec3<S> pxw = cross(phi, phi_dot);
+  return phi_dot - a * pxw + b * cross(phi, pxw);
+}
+
+// Directional derivative of the map phi -> Jr^-1(phi) omega (omega held fixed) along `direction`:
+//   D = 1/2 direction x omega + c(theta) (direction x (phi x omega) + phi x (direction x omega))
+//       + e(theta) (phi . direction) phi x (phi x omega),
+// with c(theta) = 1/theta^2 - cot(theta/2)/(2 theta) (the coefficient of right_jacobian_inverse_times) and
+// e(theta) = c'(theta)/theta = -2/theta^4 + cot(theta/2)/(2 theta^3) + 1/(4 theta^2 sin^2(theta/2)).
+// For phi(t) with phi' = direction this is d/dt[Jr^-1(phi) omega] at fixed omega, the velocity-product part
+// of the chart acceleration phi'' = Jr^-1 omega' + D. Series (to theta^6) below theta = 0.1, where the closed
+// forms cancel; Dual-safe at phi = 0. Valid for |phi| < pi. O(1).
+template <class S>
+MYRIAD_HD_INLINE Vec3<S> right_jacobian_inverse_derivative_times(const Vec3<S>& phi, const Vec3<S>& omega,
+                                                                 const Vec3<S>& direction) {
+  const S theta2 = dot(phi, phi);
+  S c, e;
+  if (value_of(theta2) < 1e-2) {
+    c = S(1.0 / 12.0) + theta2 * (S(1.0 / 720.0) + theta2 * (S(1.0 / 30240.0) + theta2 * S(1.0 / 1209600.0)));
+    e = S(1.0 / 360.0) +
+        theta2 * (S(1.0 / 7560.0) + theta2 * (S(1.0 / 201600.0) + theta2 * S(1.0 / 5987520.0)));
+  } else {
+    const S theta = scalar_sqrt(theta2);
+    const S half = theta / S(2);
+    const S s_half = scalar_sin(half);
+    const S cot_half = scalar_cos(half) / s_half;
+    c = (S(1) - half * cot_half) / theta2;
+    e = (cot_half / (S(2) * theta) + S(1) / (S(4) * s_half * s_half) - S(2) / theta2) / (theta2);
+  }
+  const Vec3<S> pxw = cross(phi, omega);
+  return S(0.5) * cross(direction, omega) +
+         c * (cross(direction, pxw) + cross(phi, cross(direction, omega))) +
+         (e * dot(phi, direction)) * cross(phi, pxw);
+}
+
 // Quaternion of a rotation matrix (Shepperd's method: divides by the largest of the four candidates), w >= 0.
 template <class S>
 MYRIAD_HD_INLINE Quat<S> quat_from_rotation(const Mat3<S>& R) {

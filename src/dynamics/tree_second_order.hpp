@@ -1,0 +1,341 @@
+#pragma once
+// The tree's state-space ODE in second-order (Nystrom) form for the Rosenbrock-Nystrom integrators
+// (src/integrators/second_order_system.hpp, seed 000 eqs. 8-10): positions x are the chart coordinates of
+// dynamics/tree_chart.hpp (nv of them), velocities w = x' the chart rates, and x'' = f(t, x, w).
+//
+// The generalized velocities u of the dynamics are u = T(x) w, T block diagonal: the identity for revolute,
+// prismatic, cylindrical, universal and planar joints; Jr(phi) (right Jacobian of SO(3)) on a rotation vector
+// phi of a spherical or free joint (omega = Jr(phi) phi'); R_FM^T on a free joint's position (v_lin = R_FM^T
+// p'). With u' from the articulated-body algorithm the chart accelerations are
+//   non-rotation joints:     x'' = u'
+//   rotation vector phi:     phi'' = d/dt[Jr^-1(phi) omega] = Jr^-1(phi) omega' + D_phi[Jr^-1(phi) omega] .
+//   phi' free joint position p:   p'' = d/dt[R_FM v_lin] = R_FM (v_lin' + omega x v_lin)     (R_FM' = R_FM
+//   [omega]x)
+// and the mass matrix of eq. 10a in these coordinates is Mhat = T^T M T (M u' = Q  =>  T^T M T x'' = T^T (Q -
+// M T' w)).
+//
+// Jacobians J1 = df/dx, J2 = df/dw and f_t = df/dt are exact: forward-mode Dual numbers (core/dual.hpp) run
+// through chart_to_q, the w -> u map, the articulated-body algorithm and the x'' map, kJacobianChunk
+// directions per pass. Time enters only through time functions; the Dual evaluation passes time itself as a
+// Dual (see time_input in dynamics/force_elements.hpp).
+//
+// Host+device, no allocation: the caller owns every buffer (tree_second_order_bytes,
+// carve_tree_second_order).
+#include <cstddef>
+
+#include "core/dual.hpp"
+#include "dynamics/articulated_body.hpp"
+#include "dynamics/mass_matrix.hpp"
+#include "dynamics/tree_chart.hpp"
+
+namespace myriad {
+
+// Derivative directions per Dual pass of TreeSecondOrder::jacobians: a Jacobian costs
+// ceil((2 nv + 1) / kJacobianChunk) evaluations of the dynamics in Dual arithmetic (the + 1 is time, only for
+// models with time functions).
+constexpr int kJacobianChunk = 8;
+using JacobianDual = Dual<double, kJacobianChunk>;
+
+// ---- the maps between chart rates w and generalized velocities u ----
+
+// u = T(x) w (nv): generalized velocities from chart rates at chart point x with coordinates q (chart_to_q).
+// The inverse of chart_rate. O(nv).
+template <class S>
+MYRIAD_HD void velocity_from_chart_rate(const CompiledModel& model, const S* x, const S* q, const S* w,
+                                        S* u) {
+  for (int i = 0; i < model.n_bodies; ++i) {
+    const CompiledJoint& joint = model.joints[i];
+    const int v0 = joint.v_index;
+    const int rot = joint_rotation_offset(joint.type);
+    if (rot < 0) {
+      for (int a = 0; a < joint.nv; ++a) u[v0 + a] = w[v0 + a];
+      continue;
+    }
+    const Vec3<S> phi{x[v0 + rot], x[v0 + rot + 1], x[v0 + rot + 2]};
+    const Vec3<S> omega = right_jacobian_times(phi, Vec3<S>{w[v0 + rot], w[v0 + rot + 1], w[v0 + rot + 2]});
+    for (int a = 0; a < 3; ++a) u[v0 + rot + a] = omega[a];
+    if (joint.type == kFree) {
+      const Mat3<S> R_FM = rotation_matrix(load_quat(q + joint.q_index + 3));
+      const Vec3<S> v_M = transpose_times(R_FM, Vec3<S>{w[v0], w[v0 + 1], w[v0 + 2]});
+      for (int a = 0; a < 3; ++a) u[v0 + a] = v_M[a];
+    }
+  }
+}
+
+// x'' (nv) from the chart point x, its coordinates q, chart rates w, generalized velocities u = T w and their
+// rates u_dot (forward dynamics); the formulas in this file's header. O(nv).
+template <class S>
+MYRIAD_HD void chart_acceleration(const CompiledModel& model, const S* x, const S* q, const S* w, const S* u,
+                                  const S* u_dot, S* x_ddot) {
+  for (int i = 0; i < model.n_bodies; ++i) {
+    const CompiledJoint& joint = model.joints[i];
+    const int v0 = joint.v_index;
+    const int rot = joint_rotation_offset(joint.type);
+    if (rot < 0) {
+      for (int a = 0; a < joint.nv; ++a) x_ddot[v0 + a] = u_dot[v0 + a];
+      continue;
+    }
+    const Vec3<S> phi{x[v0 + rot], x[v0 + rot + 1], x[v0 + rot + 2]};
+    const Vec3<S> phi_dot{w[v0 + rot], w[v0 + rot + 1], w[v0 + rot + 2]};
+    const Vec3<S> omega{u[v0 + rot], u[v0 + rot + 1], u[v0 + rot + 2]};
+    const Vec3<S> omega_dot{u_dot[v0 + rot], u_dot[v0 + rot + 1], u_dot[v0 + rot + 2]};
+    const Vec3<S> phi_ddot = right_jacobian_inverse_times(phi, omega_dot) +
+                             right_jacobian_inverse_derivative_times(phi, omega, phi_dot);
+    for (int a = 0; a < 3; ++a) x_ddot[v0 + rot + a] = phi_ddot[a];
+    if (joint.type == kFree) {
+      const Mat3<S> R_FM = rotation_matrix(load_quat(q + joint.q_index + 3));
+      const Vec3<S> v_M{u[v0], u[v0 + 1], u[v0 + 2]};
+      const Vec3<S> v_dot_M{u_dot[v0], u_dot[v0 + 1], u_dot[v0 + 2]};
+      const Vec3<S> p_ddot = R_FM * (v_dot_M + cross(omega, v_M));
+      for (int a = 0; a < 3; ++a) x_ddot[v0 + a] = p_ddot[a];
+    }
+  }
+}
+
+// ---- per-instance scratch ----
+
+template <class S>
+struct TreeSecondOrderScratch {
+  S* x;  // chart point (nv), a copy of the input seeded for Jacobians; written by TreeSecondOrder::jacobians
+  S* w;  // chart rates (nv), likewise
+  S* q;  // coordinates (nq), written by chart_to_q
+  S* u;  // generalized velocities (nv), written by velocity_from_chart_rate
+  S* u_dot;               // generalized accelerations (nv), written by articulated_body_accelerations
+  S* f;                   // chart accelerations x'' (nv), written by chart_acceleration
+  TreeWorkspace<S> tree;  // the tree algorithms' scratch (tree_workspace.hpp)
+};
+
+// Lays the scratch for scalar S out over `buffer`; with buffer == nullptr only `bytes_used` is useful. O(1).
+template <class S>
+MYRIAD_HD TreeSecondOrderScratch<S> carve_tree_second_order_scratch(const CompiledModel& model, void* buffer,
+                                                                    std::size_t* bytes_used) {
+  const int nv = model.nv > 0 ? model.nv : 1, nq = model.nq > 0 ? model.nq : 1;
+  unsigned char* start = static_cast<unsigned char*>(buffer);
+  unsigned char* cursor = start;
+  TreeSecondOrderScratch<S> s;
+  s.x = detail::carve<S>(cursor, nv);
+  s.w = detail::carve<S>(cursor, nv);
+  s.q = detail::carve<S>(cursor, nq);
+  s.u = detail::carve<S>(cursor, nv);
+  s.u_dot = detail::carve<S>(cursor, nv);
+  s.f = detail::carve<S>(cursor, nv);
+  std::size_t tree_bytes = 0;
+  s.tree = carve_tree_workspace<S>(model, cursor, &tree_bytes);
+  cursor = reinterpret_cast<unsigned char*>(reinterpret_cast<std::size_t>(cursor) + tree_bytes);  // null-safe
+  if (bytes_used)
+    *bytes_used =
+        reinterpret_cast<std::size_t>(cursor) - reinterpret_cast<std::size_t>(start) + alignof(S) + 64;
+  return s;
+}
+
+template <class S>
+std::size_t tree_second_order_scratch_bytes(const CompiledModel& model) {
+  std::size_t bytes = 0;
+  carve_tree_second_order_scratch<S>(model, nullptr, &bytes);
+  return bytes;
+}
+
+// ---- the evaluation, on any scalar ----
+
+// x'' = f(t, x, w) (nv) into `f` on scalar S, with time t a double or an S (to differentiate with respect to
+// time). Uses s.q, s.u, s.u_dot, s.tree. O(n). Returns false on a singular joint inertia.
+template <class S, class K, class T>
+MYRIAD_HD bool tree_second_order_acceleration(const CompiledModel& model, const K& k, const double* base_q,
+                                              const T& t, const S* x, const S* w,
+                                              TreeSecondOrderScratch<S>& s, S* f) {
+  chart_to_q(model, base_q, x, s.q);
+  velocity_from_chart_rate(model, x, s.q, w, s.u);
+  tree_kinematics(model, k, s.q, s.u, s.tree);
+  applied_forces(model, k, t, s.q, s.u, s.tree);
+  if (!articulated_body_accelerations(model, k, s.tree, s.u_dot)) return false;
+  chart_acceleration(model, x, s.q, w, s.u, s.u_dot, f);
+  return true;
+}
+
+// ---- the system the Rosenbrock-Nystrom integrators see ----
+
+template <class K>
+struct TreeSecondOrder {
+  const CompiledModel* model;
+  K constants;
+  double* base_q;                          // chart base (nq), owned by the caller; rewritten by rebase
+  TreeSecondOrderScratch<double> scratch;  // acceleration, mass_matrix, rebase and the state conversions
+  TreeSecondOrderScratch<JacobianDual>
+      dual;  // jacobians only (may stay uncarved if jacobians is never called)
+
+  MYRIAD_HD int dimension() const { return model->nv; }
+
+  // f = x''. O(n). False on a singular joint inertia or a non-finite value.
+  MYRIAD_HD bool acceleration(double t, const double* x, const double* w, double* f) {
+    if (!tree_second_order_acceleration(*model, constants, base_q, t, x, w, scratch, f)) return false;
+    for (int i = 0; i < model->nv; ++i)
+      if (!is_finite(f[i])) return false;
+    return true;
+  }
+
+  // f, J1 = df/dx, J2 = df/dw (nv x nv, row-major) and f_t = df/dt (nv), all exact: forward-mode Dual passes
+  // of kJacobianChunk directions over (x, w, t), ceil((2 nv + timed) / kJacobianChunk) passes, each O(n) Dual
+  // work. f_t is zero without time functions. False on a singular joint inertia or a non-finite value.
+  MYRIAD_HD bool jacobians(double t, const double* x, const double* w, double* f, double* J1, double* J2,
+                           double* f_t) {
+    const int n = model->nv;
+    const bool timed = model->n_time_functions > 0;
+    const int directions = 2 * n + (timed ? 1 : 0);
+    if (!timed)
+      for (int i = 0; i < n; ++i) f_t[i] = 0.0;
+    if (directions == 0) return acceleration(t, x, w, f);
+    for (int first = 0; first < directions; first += kJacobianChunk) {
+      // Direction j seeds x_j (j < n), w_(j-n) (n <= j < 2n) or time (j = 2n); variable() ignores directions
+      // outside this pass.
+      for (int i = 0; i < n; ++i) {
+        dual.x[i] = JacobianDual::variable(x[i], i - first);
+        dual.w[i] = JacobianDual::variable(w[i], n + i - first);
+      }
+      const JacobianDual t_dual = JacobianDual::variable(t, timed ? 2 * n - first : -1);
+      if (!tree_second_order_acceleration(*model, constants, base_q, t_dual, dual.x, dual.w, dual, dual.f))
+        return false;
+      if (first == 0)
+        for (int i = 0; i < n; ++i) f[i] = dual.f[i].value;
+      for (int slot = 0; slot < kJacobianChunk && first + slot < directions; ++slot) {
+        const int j = first + slot;
+        for (int i = 0; i < n; ++i) {
+          const double derivative = dual.f[i].d[slot];
+          if (!is_finite(derivative)) return false;
+          if (j < n)
+            J1[i * n + j] = derivative;
+          else if (j < 2 * n)
+            J2[i * n + (j - n)] = derivative;
+          else
+            f_t[i] = derivative;
+        }
+      }
+    }
+    for (int i = 0; i < n; ++i)
+      if (!is_finite(f[i])) return false;
+    return true;
+  }
+
+  // Mhat = T^T M T (nv x nv, row-major, symmetric positive definite) at chart point x, with M from the
+  // composite-rigid-body algorithm and T = du/dw block diagonal (see the file header). O(n d + nv^2).
+  // False on a non-finite value.
+  MYRIAD_HD bool mass_matrix(double, const double* x, double* M) {
+    const int n = model->nv;
+    chart_to_q(*model, base_q, x, scratch.q);
+    for (int i = 0; i < n; ++i) scratch.u[i] = 0.0;
+    ::myriad::mass_matrix(*model, constants, scratch.q, scratch.u, scratch.tree, M);
+    if (model->has_quaternions) {
+      // M <- M T (each 3-column block of a rotation vector or free position times its 3x3 block B).
+      for (int b = 0; b < model->n_bodies; ++b) {
+        const CompiledJoint& joint = model->joints[b];
+        for (int part = 0; part < 2; ++part) {
+          Mat3<double> B;
+          int c0;
+          if (!velocity_block(joint, x, part, B, c0)) continue;
+          for (int r = 0; r < n; ++r) {
+            double* m = M + r * n + c0;
+            const double m0 = m[0], m1 = m[1], m2 = m[2];
+            for (int j = 0; j < 3; ++j) m[j] = m0 * B.m[0][j] + m1 * B.m[1][j] + m2 * B.m[2][j];
+          }
+        }
+      }
+      // M <- T^T M.
+      for (int b = 0; b < model->n_bodies; ++b) {
+        const CompiledJoint& joint = model->joints[b];
+        for (int part = 0; part < 2; ++part) {
+          Mat3<double> B;
+          int r0;
+          if (!velocity_block(joint, x, part, B, r0)) continue;
+          for (int col = 0; col < n; ++col) {
+            const double m0 = M[r0 * n + col], m1 = M[(r0 + 1) * n + col], m2 = M[(r0 + 2) * n + col];
+            for (int i = 0; i < 3; ++i)
+              M[(r0 + i) * n + col] = B.m[0][i] * m0 + B.m[1][i] * m1 + B.m[2][i] * m2;
+          }
+        }
+      }
+      // Exactly symmetric for the factorization of Pi.
+      for (int i = 0; i < n; ++i)
+        for (int j = i + 1; j < n; ++j) M[i * n + j] = M[j * n + i] = 0.5 * (M[i * n + j] + M[j * n + i]);
+    }
+    for (int i = 0; i < n * n; ++i)
+      if (!is_finite(M[i])) return false;
+    return true;
+  }
+
+  // Re-centres the chart at the current configuration: every non-zero rotation vector is folded into its base
+  // quaternion (phi = 0 afterwards) and w is recomputed from the unchanged generalized velocities u (at phi =
+  // 0, w_phi = omega). q and u are the same before and after up to round-off. Returns true if anything
+  // changed (always false for models without spherical or free joints). O(n).
+  MYRIAD_HD bool rebase(double, double* x, double* w) {
+    if (!model->has_quaternions) return false;
+    chart_to_q(*model, base_q, x, scratch.q);
+    velocity_from_chart_rate(*model, x, scratch.q, w, scratch.u);
+    if (!chart_rebase(*model, base_q, x, 0.0)) return false;
+    chart_to_q(*model, base_q, x, scratch.q);
+    chart_rate(*model, x, scratch.q, scratch.u, w);
+    return true;
+  }
+
+  // y = (x, u) (2 nv), the state of TreeOde (dynamics/tree_ode.hpp) over the same chart base, from (x, w).
+  // O(n).
+  MYRIAD_HD void to_first_order(const double* x, const double* w, double* y) {
+    const int n = model->nv;
+    for (int i = 0; i < n; ++i) y[i] = x[i];
+    chart_to_q(*model, base_q, x, scratch.q);
+    velocity_from_chart_rate(*model, x, scratch.q, w, y + n);
+  }
+
+  // (x, w) from the TreeOde state y = (x, u) over the same chart base. O(n).
+  MYRIAD_HD void from_first_order(const double* y, double* x, double* w) {
+    const int n = model->nv;
+    for (int i = 0; i < n; ++i) x[i] = y[i];
+    chart_to_q(*model, base_q, x, scratch.q);
+    chart_rate(*model, x, scratch.q, y + n, w);
+  }
+
+ private:
+  // The 3x3 block B of T = du/dw for part 0 (rotation vector: Jr(phi)) or part 1 (free position: R_FM^T) of a
+  // joint, and its first index; false if the joint has no such block. Uses scratch.q (chart_to_q already
+  // run).
+  MYRIAD_HD bool velocity_block(const CompiledJoint& joint, const double* x, int part, Mat3<double>& B,
+                                int& first) const {
+    const int rot = joint_rotation_offset(joint.type);
+    if (rot < 0) return false;
+    if (part == 0) {
+      first = joint.v_index + rot;
+      const Vec3<double> phi{x[first], x[first + 1], x[first + 2]};
+      for (int col = 0; col < 3; ++col) {
+        Vec3<double> e = Vec3<double>::zero();
+        e[col] = 1.0;
+        const Vec3<double> column = right_jacobian_times(phi, e);
+        for (int row = 0; row < 3; ++row) B.m[row][col] = column[row];
+      }
+      return true;
+    }
+    if (joint.type != kFree) return false;
+    first = joint.v_index;
+    B = transpose(rotation_matrix(load_quat(scratch.q + joint.q_index + 3)));
+    return true;
+  }
+};
+
+// Bytes of the one buffer make_tree_second_order carves (double scratch, then the Dual scratch of jacobians).
+inline std::size_t tree_second_order_bytes(const CompiledModel& model) {
+  return tree_second_order_scratch_bytes<double>(model) +
+         tree_second_order_scratch_bytes<JacobianDual>(model);
+}
+
+// A TreeSecondOrder over the caller's `buffer` (tree_second_order_bytes(model) bytes) and chart base `base_q`
+// (nq). O(1); no allocation.
+template <class K>
+MYRIAD_HD TreeSecondOrder<K> make_tree_second_order(const CompiledModel& model, const K& constants,
+                                                    double* base_q, void* buffer) {
+  TreeSecondOrder<K> system{&model, constants, base_q, {}, {}};
+  unsigned char* cursor = static_cast<unsigned char*>(buffer);
+  std::size_t bytes = 0;
+  system.scratch = carve_tree_second_order_scratch<double>(model, cursor, &bytes);
+  cursor = reinterpret_cast<unsigned char*>(reinterpret_cast<std::size_t>(cursor) + bytes);
+  system.dual = carve_tree_second_order_scratch<JacobianDual>(model, cursor, nullptr);
+  return system;
+}
+
+}  // namespace myriad
