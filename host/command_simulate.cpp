@@ -51,7 +51,10 @@ int run_simulate(const SimulateOptions& o) {
 
   RunSpec spec;
   const std::string integrator = o.integrator.empty() ? d.integrator : o.integrator;
-  spec.method = integrator == "rk4" ? Method::rk4 : Method::dopri5;
+  spec.method = integrator == "rk4"     ? Method::rk4
+                : integrator == "rn4"   ? Method::rn4
+                : integrator == "ros2w" ? Method::ros2w
+                                        : Method::dopri5;
   spec.h = o.h > 0 ? o.h : d.h;
   spec.max_steps = o.max_steps;
   spec.control.rtol = o.rtol > 0 ? o.rtol : d.rtol;
@@ -94,7 +97,8 @@ int run_simulate(const SimulateOptions& o) {
             << "  t_end: " << t_end << "  outputs: " << result.n_times << " times x " << result.n_signals
             << " signals  threads: " << result.threads << '\n'
             << "steps: " << t.steps << "  rejected: " << t.rejected << "  function evaluations: "
-            << t.function_evaluations << "  wall time: " << std::setprecision(4) << result.total_wall_seconds
+            << t.function_evaluations << "  Jacobians: " << t.jacobian_evaluations << "  LU factorizations: "
+            << t.lu_factorizations << "  wall time: " << std::setprecision(4) << result.total_wall_seconds
             << " s\nstatus:";
   for (int s = 0; s < kInstanceStatusCount; ++s)
     if (t.status_counts[s] > 0) std::cout << "  " << instance_status_name(static_cast<InstanceStatus>(s)) << " " << t.status_counts[s];

@@ -94,7 +94,7 @@ EnsembleResult run_ensemble_cuda(const CompiledModel& model, const Ensemble& ens
   const DeviceBuffer d_v = upload(ensemble.initial_v.data(), ensemble.initial_v.size());
   const DeviceBuffer d_times = upload(output_times.data(), output_times.size());
 
-  size_t scratch_bytes = instance_scratch_layout(model, spec.method).bytes +
+  size_t scratch_bytes = instance_scratch_layout(model, spec.method, n_times).bytes +
                          sizeof(double) * static_cast<size_t>(model.nq + model.nv);
   scratch_bytes = (scratch_bytes + 15) / 16 * 16;
   const size_t output_bytes = sizeof(double) * static_cast<size_t>(n_times) * model.n_outputs;

@@ -31,7 +31,8 @@ int main(int argc, char** argv) {
   sim_cmd->add_option("--param", sim.params, "NAME=VALUE for every instance (repeatable)");
   sim_cmd->add_option("--t-end", sim.t_end, "end time [s]");
   sim_cmd->add_option("--dt-out", sim.dt_out, "output interval [s]");
-  sim_cmd->add_option("--integrator", sim.integrator, "rk4 | dopri5")->check(CLI::IsMember({"rk4", "dopri5"}));
+  sim_cmd->add_option("--integrator", sim.integrator, "rk4 | dopri5 | rn4 | ros2w")
+      ->check(CLI::IsMember({"rk4", "dopri5", "rn4", "ros2w"}));
   sim_cmd->add_option("--h", sim.h, "RK4 step [s]");
   sim_cmd->add_option("--rtol", sim.rtol, "relative tolerance (dopri5)");
   sim_cmd->add_option("--atol", sim.atol, "absolute tolerance (dopri5)");

@@ -319,9 +319,11 @@ struct TreeSecondOrder {
 };
 
 // Bytes of the one buffer make_tree_second_order carves (double scratch, then the Dual scratch of jacobians).
-inline std::size_t tree_second_order_bytes(const CompiledModel& model) {
-  return tree_second_order_scratch_bytes<double>(model) +
-         tree_second_order_scratch_bytes<JacobianDual>(model);
+MYRIAD_HD inline std::size_t tree_second_order_bytes(const CompiledModel& model) {
+  std::size_t plain = 0, dual = 0;
+  carve_tree_second_order_scratch<double>(model, nullptr, &plain);
+  carve_tree_second_order_scratch<JacobianDual>(model, nullptr, &dual);
+  return plain + dual;
 }
 
 // A TreeSecondOrder over the caller's `buffer` (tree_second_order_bytes(model) bytes) and chart base `base_q`

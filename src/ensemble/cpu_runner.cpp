@@ -34,7 +34,7 @@ constexpr int kBlock = 16;
 
 void run_worker(const CompiledModel& model, const Ensemble& ensemble, const RunSpec& spec,
                 const std::vector<double>& times, std::atomic<int>& next, EnsembleResult& result) {
-  const InstanceScratchLayout layout = instance_scratch_layout(model, spec.method);
+  const InstanceScratchLayout layout = instance_scratch_layout(model, spec.method, static_cast<int>(times.size()));
   std::vector<double> scratch(layout.bytes / sizeof(double) + 1);
   std::vector<double> constants(static_cast<size_t>(model.n_constants) + 1);
   std::vector<double> q(static_cast<size_t>(model.nq) + 1), v(static_cast<size_t>(model.nv) + 1);

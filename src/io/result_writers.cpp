@@ -15,6 +15,8 @@ StatsTotals totals(const EnsembleResult& result) {
     t.steps += s.steps;
     t.rejected += s.rejected;
     t.function_evaluations += s.function_evaluations;
+    t.jacobian_evaluations += s.jacobian_evaluations;
+    t.lu_factorizations += s.lu_factorizations;
     t.status_counts[static_cast<int>(result.status[static_cast<size_t>(i)])]++;
   }
   return t;
@@ -47,6 +49,8 @@ void write_stats_json(const std::string& path, const EnsembleResult& result, con
   total["steps"] = t.steps;
   total["rejected_steps"] = t.rejected;
   total["function_evaluations"] = t.function_evaluations;
+  total["jacobian_evaluations"] = t.jacobian_evaluations;
+  total["lu_factorizations"] = t.lu_factorizations;
   total["wall_seconds"] = result.total_wall_seconds;
   nlohmann::ordered_json counts;
   for (int s = 0; s < kInstanceStatusCount; ++s)
@@ -60,6 +64,8 @@ void write_stats_json(const std::string& path, const EnsembleResult& result, con
                          {"steps", s.steps},
                          {"rejected_steps", s.rejected},
                          {"function_evaluations", s.function_evaluations},
+                         {"jacobian_evaluations", s.jacobian_evaluations},
+                         {"lu_factorizations", s.lu_factorizations},
                          {"wall_seconds", result.wall_seconds[static_cast<size_t>(i)]},
                          {"status", instance_status_name(result.status[static_cast<size_t>(i)])}});
   }

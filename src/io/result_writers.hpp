@@ -17,7 +17,7 @@ void write_stats_json(const std::string& path, const EnsembleResult& result, con
                       const std::string& integrator);
 
 struct StatsTotals {
-  long long steps = 0, rejected = 0, function_evaluations = 0;
+  long long steps = 0, rejected = 0, function_evaluations = 0, jacobian_evaluations = 0, lu_factorizations = 0;
   int status_counts[kInstanceStatusCount] = {};
 };
 StatsTotals totals(const EnsembleResult& result);

@@ -94,7 +94,7 @@ SimulationDefaults read_simulation(const JsonNode& node) {
   simulation.t_end = read_positive(node, "t_end", simulation.t_end);
   simulation.dt_out = read_positive(node, "dt_out", simulation.dt_out);
   if (node.has("integrator")) {
-    const std::vector<std::string> integrators = {"rk4", "dopri5"};
+    const std::vector<std::string> integrators = {"rk4", "dopri5", "rn4", "ros2w"};
     simulation.integrator =
         integrators[static_cast<size_t>(read_choice(node.at("integrator"), integrators, "integrator"))];
   }

@@ -647,7 +647,7 @@ TEST(LoaderErrors, simulation_values_are_plain_numbers) {
 
 TEST(LoaderErrors, unknown_integrator) {
   EXPECT_TRUE(fails_with(with("simulation", R"({"integrator": "euler"})"), "/simulation/integrator",
-                         "unknown integrator 'euler' (expected one of: rk4, dopri5)"));
+                         "unknown integrator 'euler' (expected one of: rk4, dopri5, rn4, ros2w)"));
 }
 
 TEST(LoaderErrors, non_empty_loops_are_not_supported_yet) {

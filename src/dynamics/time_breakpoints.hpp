@@ -1,0 +1,42 @@
+#pragma once
+// Times where a model's inputs are not smooth: jumps of steps, kinks of ramps, ends of smooth steps and bumps,
+// table points. An adaptive integrator that steps across one either wastes rejected steps on it or, when the
+// input is zero on both sides of a short bump, steps over it unseen; integrating piecewise between breakpoints
+// avoids both (the integrator restarts there, as after any discontinuity). O(time functions) per query.
+#include "core/hd.hpp"
+#include "model/compiled_model.hpp"
+#include "model/time_function.hpp"
+
+namespace myriad {
+
+// The first breakpoint of any time function strictly after `t`, or `none` if there is none.
+template <class K>
+MYRIAD_HD double next_time_breakpoint(const CompiledModel& model, const K& k, double t, double none) {
+  double next = none;
+  auto consider = [&](double candidate) {
+    if (candidate > t && candidate < next) next = candidate;
+  };
+  for (int i = 0; i < model.n_time_functions; ++i) {
+    const CompiledTimeFunction& f = model.time_functions[i];
+    const int c = f.constants;
+    switch (f.kind) {
+      case kTfStep:
+      case kTfRamp: consider(k[c]); break;
+      case kTfSmoothStep:
+        consider(k[c]);
+        consider(k[c + 1]);
+        break;
+      case kTfHalfSineBump:
+        consider(k[c]);
+        consider(k[c] + k[c + 1]);
+        break;
+      case kTfTable:
+        for (int p = 0; p < f.points; ++p) consider(k[c + 2 * p]);
+        break;
+      default: break;
+    }
+  }
+  return next;
+}
+
+}  // namespace myriad
