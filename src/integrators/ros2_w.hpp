@@ -309,11 +309,9 @@ MYRIAD_HD InstanceStatus integrate_ros2w(System& sys, double t0, double* x, doub
     h = initial_step_size(first_order, t0, y0, dydt0, kRos2wLowerOrder, control, stage_work, stats);
   }
 
-  enum class Failure { none, error, non_finite, singular };
   double t = t0;
   long long attempts = 0;
-  bool after_rejection = false;
-  Failure last_failure = Failure::none;
+  RetryState retry;  // decides the status if h underflows while retrying
   int singular_in_a_row = 0;
   bool have_jacobian = false;
   bool jacobian_at_start = false;  // the Jacobian was evaluated at the current step start
@@ -323,9 +321,7 @@ MYRIAD_HD InstanceStatus integrate_ros2w(System& sys, double t0, double* x, doub
   for (;;) {
     if (control.h_max > 0.0) h = std::fmin(h, control.h_max);
     if (!(h >= minimum_step_size(control, t))) {
-      if (last_failure == Failure::non_finite) return InstanceStatus::non_finite;
-      if (last_failure == Failure::singular) return InstanceStatus::singular_matrix;
-      return InstanceStatus::step_size_too_small;
+      return retry.underflow_status();
     }
     if (attempts >= control.max_steps) return InstanceStatus::max_steps;
     ++attempts;
@@ -336,7 +332,7 @@ MYRIAD_HD InstanceStatus integrate_ros2w(System& sys, double t0, double* x, doub
 
     const bool refresh = !have_jacobian ||
                          (!jacobian_at_start &&
-                          (after_rejection || std::fabs(h_try / h_jacobian - 1.0) > kRos2wJacobianStepRatio));
+                          (retry.after_rejection || std::fabs(h_try / h_jacobian - 1.0) > kRos2wJacobianStepRatio));
     if (refresh) {
       if (!ros2w_jacobian(sys, t, x, w, f, J1, J2, stage_work, stats)) return InstanceStatus::non_finite;
       have_jacobian = true;
@@ -348,11 +344,9 @@ MYRIAD_HD InstanceStatus integrate_ros2w(System& sys, double t0, double* x, doub
       have_factorization = ros2w_factor(n, h_try, J1, J2, S, pivots, stats);
       h_factorization = h_try;
       if (!have_factorization) {
-        ++stats.rejected;
+        retry.reject(RetryState::Failure::singular, stats);
         if (++singular_in_a_row > kRosenbrockSingularRetries) return InstanceStatus::singular_matrix;
         h = 0.5 * h_try;
-        after_rejection = true;
-        last_failure = Failure::singular;
         continue;
       }
     }
@@ -364,20 +358,7 @@ MYRIAD_HD InstanceStatus integrate_ros2w(System& sys, double t0, double* x, doub
     const double err = evaluated ? second_order_error_norm(n, x, w, x_new, w_new, x_error, w_error,
                                                            control.rtol, control.atol)
                                  : 0.0;
-    if (!evaluated || !is_finite(err)) {
-      ++stats.rejected;
-      h = 0.5 * h_try;
-      after_rejection = true;
-      last_failure = Failure::non_finite;
-      continue;
-    }
-    if (err > 1.0) {
-      ++stats.rejected;
-      h = next_step_size(h_try, err, kRos2wLowerOrder, control, true);
-      after_rejection = true;
-      last_failure = Failure::error;
-      continue;
-    }
+    if (!judge_attempt(evaluated, err, h_try, kRos2wLowerOrder, control, stats, retry, h)) continue;
 
     ++stats.steps;
     const double t_new = last ? t_end : t + h_try;
@@ -421,9 +402,8 @@ MYRIAD_HD InstanceStatus integrate_ros2w(System& sys, double t0, double* x, doub
       if (!sys.acceleration(t, x, w, f) || !rosenbrock_detail::all_finite(n, f))
         return InstanceStatus::non_finite;
     }
-    h = next_step_size(h_try, err, kRos2wLowerOrder, control, after_rejection);
-    after_rejection = false;
-    last_failure = Failure::none;
+    h = next_step_size(h_try, err, kRos2wLowerOrder, control, retry.after_rejection);
+    retry.accept();
   }
 }
 

@@ -411,18 +411,14 @@ MYRIAD_HD InstanceStatus integrate_rn4(System& sys, double t0, double* x, double
     h = initial_step_size(first_order, t0, y0, dydt0, kRn4LowerOrder, control, stage_work, stats);
   }
 
-  enum class Failure { none, error, non_finite, singular };
   double t = t0;
   long long attempts = 0;
-  bool after_rejection = false;
-  Failure last_failure = Failure::none;  // decides the status if h underflows while retrying
+  RetryState retry;  // decides the status if h underflows while retrying
   int singular_in_a_row = 0;
   for (;;) {
     if (control.h_max > 0.0) h = std::fmin(h, control.h_max);
     if (!(h >= minimum_step_size(control, t))) {
-      if (last_failure == Failure::non_finite) return InstanceStatus::non_finite;
-      if (last_failure == Failure::singular) return InstanceStatus::singular_matrix;
-      return InstanceStatus::step_size_too_small;
+      return retry.underflow_status();
     }
     if (attempts >= control.max_steps) return InstanceStatus::max_steps;
     ++attempts;
@@ -434,11 +430,9 @@ MYRIAD_HD InstanceStatus integrate_rn4(System& sys, double t0, double* x, double
     const InstanceStatus stage_status =
         rn4_stages(sys, t, h_try, x, w, lin, x_new, w_new, x_error, w_error, stage_work, stats);
     if (stage_status == InstanceStatus::singular_matrix) {
-      ++stats.rejected;
+      retry.reject(RetryState::Failure::singular, stats);
       if (++singular_in_a_row > kRosenbrockSingularRetries) return InstanceStatus::singular_matrix;
       h = 0.5 * h_try;
-      after_rejection = true;
-      last_failure = Failure::singular;
       continue;
     }
     singular_in_a_row = 0;
@@ -446,20 +440,7 @@ MYRIAD_HD InstanceStatus integrate_rn4(System& sys, double t0, double* x, double
     const double err = evaluated ? second_order_error_norm(n, x, w, x_new, w_new, x_error, w_error,
                                                            control.rtol, control.atol)
                                  : 0.0;
-    if (!evaluated || !is_finite(err)) {
-      ++stats.rejected;
-      h = 0.5 * h_try;
-      after_rejection = true;
-      last_failure = Failure::non_finite;
-      continue;
-    }
-    if (err > 1.0) {
-      ++stats.rejected;
-      h = next_step_size(h_try, err, kRn4LowerOrder, control, true);
-      after_rejection = true;
-      last_failure = Failure::error;
-      continue;
-    }
+    if (!judge_attempt(evaluated, err, h_try, kRn4LowerOrder, control, stats, retry, h)) continue;
 
     ++stats.steps;
     const double t_new = last ? t_end : t + h_try;
@@ -508,9 +489,8 @@ MYRIAD_HD InstanceStatus integrate_rn4(System& sys, double t0, double* x, double
     if (!dense || rebased) {
       if (!rn4_linearize(sys, t, x, w, lin, stage_work, stats)) return InstanceStatus::non_finite;
     }
-    h = next_step_size(h_try, err, kRn4LowerOrder, control, after_rejection);
-    after_rejection = false;
-    last_failure = Failure::none;
+    h = next_step_size(h_try, err, kRn4LowerOrder, control, retry.after_rejection);
+    retry.accept();
   }
 }
 

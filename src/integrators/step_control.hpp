@@ -111,4 +111,45 @@ MYRIAD_HD double initial_step_size(System& sys, double t0, const double* y0, con
   return h;
 }
 
+// Retry bookkeeping of the Rosenbrock integrators: what failed last decides the status if h falls below the
+// minimum while retrying, and the step after a rejection may not grow (eq. 16 with facmax = 1).
+struct RetryState {
+  enum class Failure { none, error, non_finite, singular };
+  Failure last = Failure::none;
+  bool after_rejection = false;
+
+  MYRIAD_HD_INLINE InstanceStatus underflow_status() const {
+    if (last == Failure::non_finite) return InstanceStatus::non_finite;
+    if (last == Failure::singular) return InstanceStatus::singular_matrix;
+    return InstanceStatus::step_size_too_small;
+  }
+  MYRIAD_HD_INLINE void reject(Failure why, IntegratorStats& stats) {
+    ++stats.rejected;
+    after_rejection = true;
+    last = why;
+  }
+  MYRIAD_HD_INLINE void accept() {
+    after_rejection = false;
+    last = Failure::none;
+  }
+};
+
+// Judges a finished attempt with error norm `err`; true if accepted. A rejected attempt is counted and h set for
+// the retry: halved after a failed or non-finite evaluation, from eq. 16 (no growth) after too large an error.
+MYRIAD_HD_INLINE bool judge_attempt(bool evaluated, double err, double h_try, int lower_order,
+                                    const StepControl& control, IntegratorStats& stats, RetryState& retry,
+                                    double& h) {
+  if (!evaluated || !is_finite(err)) {
+    retry.reject(RetryState::Failure::non_finite, stats);
+    h = 0.5 * h_try;
+    return false;
+  }
+  if (err > 1.0) {
+    retry.reject(RetryState::Failure::error, stats);
+    h = next_step_size(h_try, err, lower_order, control, true);
+    return false;
+  }
+  return true;
+}
+
 }  // namespace myriad
