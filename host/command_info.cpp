@@ -2,11 +2,18 @@
 #include <iomanip>
 #include <iostream>
 
+#include "backend.hpp"
 #include "commands.hpp"
 #include "model/compile.hpp"
 #include "model/model_loader.hpp"
 
 namespace myriad::cli {
+
+int run_devices() {
+  std::cout << "backends:\n";
+  for (const std::string& line : describe_backends()) std::cout << "  " << line << '\n';
+  return 0;
+}
 
 int run_info(const std::string& model_path) {
   const Model model = load_model_file(model_path);

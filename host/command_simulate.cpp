@@ -5,6 +5,7 @@
 #include <iostream>
 #include <stdexcept>
 
+#include "backend.hpp"
 #include "commands.hpp"
 #include "ensemble/cpu_runner.hpp"
 #include "ensemble/ensemble_statistics.hpp"
@@ -80,7 +81,8 @@ int run_simulate(const SimulateOptions& o) {
       build_ensemble(model, *compiled, instances, has_table ? &table : nullptr, parse_overrides(o.params));
 
   const std::vector<double> times = output_grid(0.0, t_end, dt_out);
-  const EnsembleResult result = run_ensemble_cpu(*compiled, ensemble, spec, times, o.threads);
+  const Backend backend = choose_backend(o.backend, o.threads);
+  const EnsembleResult result = run_on_backend(backend, model, *compiled, ensemble, spec, times, o.threads);
 
   std::vector<std::string> names;
   for (const Output& output : model.outputs) names.push_back(output.name);
@@ -95,7 +97,7 @@ int run_simulate(const SimulateOptions& o) {
   const StatsTotals t = totals(result);
   std::cout << "model: " << model.name << "  instances: " << result.n_instances << "  integrator: " << integrator
             << "  t_end: " << t_end << "  outputs: " << result.n_times << " times x " << result.n_signals
-            << " signals  threads: " << result.threads << '\n'
+            << " signals\nbackend: " << backend.name << " (" << backend.description << ")\n"
             << "steps: " << t.steps << "  rejected: " << t.rejected << "  function evaluations: "
             << t.function_evaluations << "  Jacobians: " << t.jacobian_evaluations << "  LU factorizations: "
             << t.lu_factorizations << "  wall time: " << std::setprecision(4) << result.total_wall_seconds

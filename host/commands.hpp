@@ -24,7 +24,8 @@ struct SimulateOptions {
   double h = -1, rtol = -1, atol = -1;
   double fac = 0.9, facmin = 0.2, facmax = 5.0;
   long long max_steps = 10000000;
-  int threads = 1;
+  int threads = 0;             // cpu and reference backends; 0: all hardware threads
+  std::string backend = "auto";  // auto | reference | cpu | cuda
   std::string out;
   std::string stats_json;
   std::string summary;  // per output time and signal: count, mean, std, min, max over instances
@@ -33,6 +34,7 @@ struct SimulateOptions {
 };
 
 int run_info(const std::string& model_path);
+int run_devices();
 int run_check(const CheckOptions& options);
 int run_simulate(const SimulateOptions& options);
 

@@ -12,8 +12,10 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
 
   std::string info_model;
+  bool devices = false;
   CLI::App* info = app.add_subcommand("info", "Bodies, joints, coordinates, degrees of freedom, parameters, outputs");
-  info->add_option("model", info_model, "model file (JSON)")->required();
+  info->add_option("model", info_model, "model file (JSON)");
+  info->add_flag("--devices", devices, "list the backends and devices available here");
 
   CheckOptions check;
   CLI::App* check_cmd = app.add_subcommand("check", "Compare fast-path and reference dynamics at random states");
@@ -40,7 +42,9 @@ int main(int argc, char** argv) {
   sim_cmd->add_option("--facmin", sim.facmin, "smallest step-size ratio");
   sim_cmd->add_option("--facmax", sim.facmax, "largest step-size ratio");
   sim_cmd->add_option("--max-steps", sim.max_steps, "per-instance step budget");
-  sim_cmd->add_option("--threads", sim.threads, "CPU threads (0: all)");
+  sim_cmd->add_option("--threads", sim.threads, "threads of the cpu and reference backends (default 0: all)");
+  sim_cmd->add_option("--backend", sim.backend, "auto | reference | cpu | cuda (auto: cuda when a GPU is present)")
+      ->check(CLI::IsMember({"auto", "reference", "cpu", "cuda"}));
   sim_cmd->add_option("--out", sim.out, "output CSV file");
   sim_cmd->add_option("--stats-json", sim.stats_json, "write statistics as JSON");
   sim_cmd->add_flag("--stats", sim.stats, "print per-instance statistics summary");
@@ -49,7 +53,12 @@ int main(int argc, char** argv) {
 
   CLI11_PARSE(app, argc, argv);
   try {
-    if (info->parsed()) return run_info(info_model);
+    if (info->parsed()) {
+      if (devices) run_devices();
+      if (!info_model.empty()) return run_info(info_model);
+      if (!devices) throw std::invalid_argument("info: give a model file, --devices, or both");
+      return 0;
+    }
     if (check_cmd->parsed()) return run_check(check);
     if (sim_cmd->parsed()) return run_simulate(sim);
   } catch (const std::exception& e) {

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "core/hd.hpp"
+#include "core/scalar.hpp"
 #include "core/status.hpp"
 
 namespace myriad {

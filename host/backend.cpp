@@ -1,0 +1,57 @@
+#include "backend.hpp"
+
+#include <stdexcept>
+#include <thread>
+
+#include "cuda_runner.hpp"
+#include "ensemble/cpu_runner.hpp"
+#include "reference/reference_runner.hpp"
+
+namespace myriad {
+namespace {
+
+int hardware_threads() { return static_cast<int>(std::max(1u, std::thread::hardware_concurrency())); }
+
+std::string cpu_description(int threads) {
+  const int n = threads > 0 ? threads : hardware_threads();
+  return std::to_string(n) + " thread" + (n == 1 ? "" : "s") + " of " + std::to_string(hardware_threads());
+}
+
+}  // namespace
+
+Backend choose_backend(const std::string& name, int threads) {
+  std::string device;
+  if (name == "reference") return {BackendKind::reference, "reference", "dense Eigen dynamics, " + cpu_description(threads)};
+  if (name == "cpu") return {BackendKind::cpu, "cpu", "fast path, " + cpu_description(threads)};
+  if (name == "cuda") {
+    if (!cuda_device_available(&device)) throw std::runtime_error("--backend cuda: " + device);
+    return {BackendKind::cuda, "cuda", device};
+  }
+  if (name == "auto") {
+    if (cuda_device_available(&device)) return {BackendKind::cuda, "cuda", device};
+    return {BackendKind::cpu, "cpu", "fast path, " + cpu_description(threads) + " (no GPU: " + device + ")"};
+  }
+  throw std::invalid_argument("--backend '" + name + "': expected one of auto, reference, cpu, cuda");
+}
+
+std::vector<std::string> describe_backends() {
+  std::string device;
+  const bool cuda = cuda_device_available(&device);
+  return {"reference  available  dense Eigen reference dynamics, up to " + std::to_string(hardware_threads()) + " threads",
+          "cpu        available  fast path (host+device code), up to " + std::to_string(hardware_threads()) + " threads",
+          std::string("cuda       ") + (cuda ? "available  " : "unavailable  ") + device,
+          std::string("auto       -> ") + (cuda ? "cuda" : "cpu")};
+}
+
+EnsembleResult run_on_backend(const Backend& backend, const Model& model, const CompiledModel& compiled,
+                              const Ensemble& ensemble, const RunSpec& spec, const std::vector<double>& output_times,
+                              int threads) {
+  switch (backend.kind) {
+    case BackendKind::reference: return run_ensemble_reference(model, compiled, ensemble, spec, output_times, threads);
+    case BackendKind::cpu: return run_ensemble_cpu(compiled, ensemble, spec, output_times, threads);
+    case BackendKind::cuda: return run_ensemble_cuda(compiled, ensemble, spec, output_times);
+  }
+  throw std::logic_error("unknown backend");
+}
+
+}  // namespace myriad

@@ -1,0 +1,34 @@
+#pragma once
+// The ensemble backends behind one interface: `reference` (dense Eigen dynamics, the oracle), `cpu` (fast path on
+// all cores), `cuda` (fast path, thread per instance on the GPU), and `auto` (cuda when a device is present, else
+// cpu).
+#include <string>
+#include <vector>
+
+#include "ensemble/ensemble.hpp"
+#include "ensemble/ensemble_result.hpp"
+#include "ensemble/run_spec.hpp"
+
+namespace myriad {
+
+enum class BackendKind { reference, cpu, cuda };
+
+struct Backend {
+  BackendKind kind = BackendKind::cpu;
+  std::string name;         // reference | cpu | cuda
+  std::string description;  // what it runs on
+};
+
+// Resolves a --backend value. Throws std::invalid_argument for an unknown name and std::runtime_error when `cuda`
+// is asked for where this build or this machine has none (saying which).
+Backend choose_backend(const std::string& name, int threads);
+
+// One line per backend: whether it is available here and on what.
+std::vector<std::string> describe_backends();
+
+// Runs the ensemble on the chosen backend; threads applies to reference and cpu (<= 0: all hardware threads).
+EnsembleResult run_on_backend(const Backend& backend, const Model& model, const CompiledModel& compiled,
+                              const Ensemble& ensemble, const RunSpec& spec, const std::vector<double>& output_times,
+                              int threads);
+
+}  // namespace myriad

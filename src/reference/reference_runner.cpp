@@ -1,0 +1,321 @@
+#include "reference/reference_runner.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <exception>
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <thread>
+
+#include "dynamics/tree_ode.hpp"
+#include "dynamics/tree_second_order.hpp"
+#include "ensemble/simulate_instance.hpp"
+#include "reference/reference_dynamics.hpp"
+
+namespace myriad {
+namespace reference {
+namespace {
+
+// The finite-difference step of ReferenceTreeSecondOrder::jacobians for a value v: cbrt(eps) max(1, |v|).
+double central_difference_step(double v) { return 6.0554544523933395e-06 * std::max(1.0, std::abs(v)); }
+
+bool all_finite(int n, const double* v) {
+  for (int i = 0; i < n; ++i)
+    if (!std::isfinite(v[i])) return false;
+  return true;
+}
+
+// reference::forward_dynamics into u_dot (nv); false if it throws (M not positive definite, a zero-length
+// spring).
+bool reference_accelerations(const Model& literal, double t, const Eigen::VectorXd& q,
+                             const Eigen::VectorXd& u, double* u_dot) {
+  try {
+    const Eigen::VectorXd a = reference::forward_dynamics(literal, t, q, u);
+    for (Eigen::Index i = 0; i < a.size(); ++i) u_dot[i] = a[i];
+    return true;
+  } catch (const std::exception&) {
+    return false;
+  }
+}
+
+}  // namespace
+
+// ---- first-order form ----
+
+ReferenceTreeOde::ReferenceTreeOde(const Model& literal, const CompiledModel& compiled, double* base_q)
+    : literal_(&literal), compiled_(&compiled), base_q_(base_q), q_(compiled.nq), u_(compiled.nv) {}
+
+bool ReferenceTreeOde::derivative(double t, const double* y, double* dydt) {
+  const int nv = compiled_->nv;
+  chart_to_q(*compiled_, base_q_, y, q_.data());
+  for (int i = 0; i < nv; ++i) u_[i] = y[nv + i];
+  if (!reference_accelerations(*literal_, t, q_, u_, dydt + nv)) return false;
+  chart_rate(*compiled_, y, q_.data(), y + nv, dydt);
+  return all_finite(2 * nv, dydt);
+}
+
+bool ReferenceTreeOde::rebase(double, double* y) {
+  return compiled_->has_quaternions ? chart_rebase(*compiled_, base_q_, y, kChartRebaseThreshold) : false;
+}
+
+// ---- second-order form ----
+
+ReferenceTreeSecondOrder::ReferenceTreeSecondOrder(const Model& literal, const CompiledModel& compiled,
+                                                   double* base_q)
+    : literal_(&literal),
+      compiled_(&compiled),
+      base_q_(base_q),
+      q_(static_cast<size_t>(compiled.nq) + 1),
+      u_(static_cast<size_t>(compiled.nv) + 1),
+      u_dot_(static_cast<size_t>(compiled.nv) + 1),
+      x_moved_(static_cast<size_t>(compiled.nv) + 1),
+      w_moved_(static_cast<size_t>(compiled.nv) + 1),
+      f_plus_(static_cast<size_t>(compiled.nv) + 1),
+      f_minus_(static_cast<size_t>(compiled.nv) + 1),
+      q_eigen_(compiled.nq),
+      u_eigen_(compiled.nv) {}
+
+bool ReferenceTreeSecondOrder::acceleration(double t, const double* x, const double* w, double* f) {
+  const CompiledModel& model = *compiled_;
+  chart_to_q(model, base_q_, x, q_.data());
+  velocity_from_chart_rate(model, x, q_.data(), w, u_.data());
+  for (int i = 0; i < model.nq; ++i) q_eigen_[i] = q_[static_cast<size_t>(i)];
+  for (int i = 0; i < model.nv; ++i) u_eigen_[i] = u_[static_cast<size_t>(i)];
+  if (!reference_accelerations(*literal_, t, q_eigen_, u_eigen_, u_dot_.data())) return false;
+  chart_acceleration(model, x, q_.data(), w, u_.data(), u_dot_.data(), f);
+  return all_finite(model.nv, f);
+}
+
+bool ReferenceTreeSecondOrder::jacobians(double t, const double* x, const double* w, double* f, double* J1,
+                                         double* J2, double* f_t) {
+  const int n = compiled_->nv;
+  if (!acceleration(t, x, w, f)) return false;
+  for (int i = 0; i < n; ++i) {
+    x_moved_[static_cast<size_t>(i)] = x[i];
+    w_moved_[static_cast<size_t>(i)] = w[i];
+  }
+  // Central differences in x (which = 0) and w (which = 1).
+  for (int which = 0; which < 2; ++which) {
+    double* moved = which == 0 ? x_moved_.data() : w_moved_.data();
+    const double* original = which == 0 ? x : w;
+    double* J = which == 0 ? J1 : J2;
+    for (int j = 0; j < n; ++j) {
+      const double d = central_difference_step(original[j]);
+      const double plus = original[j] + d, minus = original[j] - d;
+      moved[j] = plus;
+      const bool ok_plus = acceleration(t, x_moved_.data(), w_moved_.data(), f_plus_.data());
+      moved[j] = minus;
+      const bool ok_minus = ok_plus && acceleration(t, x_moved_.data(), w_moved_.data(), f_minus_.data());
+      moved[j] = original[j];
+      if (!ok_minus) return false;
+      const double span = plus - minus;  // the increment actually represented
+      for (int i = 0; i < n; ++i)
+        J[i * n + j] = (f_plus_[static_cast<size_t>(i)] - f_minus_[static_cast<size_t>(i)]) / span;
+    }
+  }
+  // Forward-side second-order difference in t (see the header): f_plus_ = f(t + d), f_minus_ = f(t + 2 d).
+  const double d = central_difference_step(t);
+  const double t1 = t + d, t2 = t + 2.0 * d;
+  if (!acceleration(t1, x, w, f_plus_.data()) || !acceleration(t2, x, w, f_minus_.data())) return false;
+  const double d1 = t1 - t, d2 = t2 - t;  // the increments actually represented
+  // The derivative at t of the quadratic through (t, f), (t1, f(t1)), (t2, f(t2)) (exact for unequal
+  // spacing), written with differences (the weight of f(t) is -(c1 + c2)) so that a time-independent f gives
+  // exactly 0.
+  const double c1 = d2 / (d1 * (d2 - d1)), c2 = -d1 / (d2 * (d2 - d1));
+  for (int i = 0; i < n; ++i)
+    f_t[i] = c1 * (f_plus_[static_cast<size_t>(i)] - f[i]) + c2 * (f_minus_[static_cast<size_t>(i)] - f[i]);
+  return all_finite(n * n, J1) && all_finite(n * n, J2) && all_finite(n, f_t);
+}
+
+bool ReferenceTreeSecondOrder::mass_matrix(double, const double*, double* M) {
+  const int n = compiled_->nv;
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) M[i * n + j] = i == j ? 1.0 : 0.0;
+  return true;
+}
+
+bool ReferenceTreeSecondOrder::rebase(double, double* x, double* w) {
+  const CompiledModel& model = *compiled_;
+  if (!model.has_quaternions) return false;
+  chart_to_q(model, base_q_, x, q_.data());
+  velocity_from_chart_rate(model, x, q_.data(), w, u_.data());
+  if (!chart_rebase(model, base_q_, x, 0.0)) return false;
+  chart_to_q(model, base_q_, x, q_.data());
+  chart_rate(model, x, q_.data(), u_.data(), w);
+  return true;
+}
+
+void ReferenceTreeSecondOrder::to_first_order(const double* x, const double* w, double* y) {
+  const int n = compiled_->nv;
+  for (int i = 0; i < n; ++i) y[i] = x[i];
+  chart_to_q(*compiled_, base_q_, x, q_.data());
+  velocity_from_chart_rate(*compiled_, x, q_.data(), w, y + n);
+}
+
+void ReferenceTreeSecondOrder::from_first_order(const double* y, double* x, double* w) {
+  const int n = compiled_->nv;
+  for (int i = 0; i < n; ++i) x[i] = y[i];
+  chart_to_q(*compiled_, base_q_, x, q_.data());
+  chart_rate(*compiled_, x, q_.data(), y + n, w);
+}
+
+}  // namespace reference
+
+namespace {
+
+using Recorder = SignalRecorder<const double*>;
+
+// The Rosenbrock integrators' observer sees (x, w); the signal recorder reads (x, u) (as SecondOrderRecorder
+// in ensemble/simulate_instance.hpp, for the reference system).
+struct ReferenceSecondOrderRecorder {
+  reference::ReferenceTreeSecondOrder* system;
+  Recorder* recorder;
+  double* y;  // (x, u), 2 nv
+
+  void operator()(int index, double t, const double* xw) {
+    system->to_first_order(xw, xw + system->dimension(), y);
+    (*recorder)(index, t, y);
+  }
+};
+
+using Clock = std::chrono::steady_clock;
+
+// As in cpu_runner.cpp: instances are handed out in small blocks from a shared counter; each is computed
+// alone.
+constexpr int kBlock = 16;
+
+void run_worker(const Model& model, const CompiledModel& compiled, const Ensemble& ensemble,
+                const RunSpec& spec, const std::vector<double>& times, std::atomic<int>& next,
+                EnsembleResult& result) {
+  std::vector<double> constants(static_cast<size_t>(compiled.n_constants) + 1);
+  std::vector<double> q(static_cast<size_t>(compiled.nq) + 1), v(static_cast<size_t>(compiled.nv) + 1);
+  std::vector<double> values(model.parameters.size());
+  const size_t per_instance = times.size() * static_cast<size_t>(compiled.n_outputs);
+  for (;;) {
+    const int begin = next.fetch_add(kBlock);
+    if (begin >= ensemble.n_instances) break;
+    const int end = std::min(begin + kBlock, ensemble.n_instances);
+    for (int i = begin; i < end; ++i) {
+      const auto start = Clock::now();
+      const size_t index = static_cast<size_t>(i);
+      double* outputs = result.values.data() + per_instance * index;
+      try {
+        for (size_t p = 0; p < values.size(); ++p) values[p] = ensemble.parameter(static_cast<int>(p), i);
+        const Model literal = apply_parameters(model, values);
+        ensemble.gather_constants(i, constants.data());
+        ensemble.gather_initial_state(i, q.data(), v.data());
+        result.status[index] = simulate_instance_reference(
+            literal, compiled, constants.data(), q.data(), v.data(), spec, times.data(),
+            static_cast<int>(times.size()), outputs, result.stats[index]);
+      } catch (const std::exception&) {
+        // Nothing in an instance's run is expected to throw (the dynamics' exceptions become statuses);
+        // should anything else (allocation) fail, this instance alone stops.
+        result.status[index] = InstanceStatus::non_finite;
+      }
+      // Values after a failure stay NaN: the recorder writes only the output times the integration reached.
+      result.wall_seconds[index] = std::chrono::duration<double>(Clock::now() - start).count();
+    }
+  }
+}
+
+}  // namespace
+
+InstanceStatus simulate_instance_reference(const Model& literal, const CompiledModel& compiled,
+                                           const double* constants, const double* q_init,
+                                           const double* v_init, const RunSpec& spec,
+                                           const double* output_times, int n_output_times, double* outputs,
+                                           IntegratorStats& stats) {
+  const int nv = compiled.nv;
+  const size_t nq_size = static_cast<size_t>(compiled.nq) + 1, nv_size = static_cast<size_t>(nv) + 1;
+  std::vector<double> base_q(nq_size);  // chart base (nq), shared by the reference system and the recorder
+  std::vector<double> record_q(nq_size), record_qdd(nv_size);  // the recorder's scratch, written by it
+  std::vector<double> y(2 * nv_size);                           // (x, u) (2 nv), the first-order state
+  std::vector<double> tree_buffer(tree_workspace_bytes<double>(compiled) / sizeof(double) + 1);
+  TreeOde<const double*> recorder_ode{&compiled, constants, base_q.data(), record_q.data(), record_qdd.data(),
+                                      carve_tree_workspace<double>(compiled, tree_buffer.data(), nullptr)};
+  chart_from_q(compiled, q_init, base_q.data(), y.data());
+  for (int i = 0; i < nv; ++i) y[static_cast<size_t>(nv + i)] = v_init[i];
+  Recorder recorder{&recorder_ode, outputs, output_times};
+  if (n_output_times <= 0) return InstanceStatus::ok;
+
+  StepControl control = spec.control;
+  control.max_steps = spec.max_steps;
+  std::vector<double> work(static_cast<size_t>(integrator_workspace_size(spec.method, nv)) + 1);
+  std::vector<double> segment_times(static_cast<size_t>(n_output_times) + 1);
+  const double* k = constants;
+  switch (spec.method) {
+    case Method::rk4: {
+      reference::ReferenceTreeOde ode(literal, compiled, base_q.data());
+      return integrate_rk4(ode, spec.t0, spec.h, y.data(), output_times, n_output_times, recorder,
+                           work.data(), stats, spec.max_steps);
+    }
+    case Method::dopri5: {
+      reference::ReferenceTreeOde ode(literal, compiled, base_q.data());
+      return integrate_piecewise(compiled, k, spec.t0, output_times, n_output_times, segment_times.data(),
+                                 recorder, [&](double t, const double* times, int count, auto& observer) {
+                                   return integrate_dopri5(ode, t, y.data(), times, count, observer, control,
+                                                           work.data(), stats);
+                                 });
+    }
+    case Method::rn4:
+    case Method::ros2w: {
+      reference::ReferenceTreeSecondOrder system(literal, compiled, base_q.data());
+      std::vector<double> xw(2 * nv_size);
+      double* x = xw.data();
+      double* w = x + nv;
+      system.from_first_order(y.data(), x, w);
+      ReferenceSecondOrderRecorder adapter{&system, &recorder, y.data()};
+      const bool rn4 = spec.method == Method::rn4;
+      return integrate_piecewise(compiled, k, spec.t0, output_times, n_output_times, segment_times.data(),
+                                 adapter, [&](double t, const double* times, int count, auto& observer) {
+                                   return rn4 ? integrate_rn4(system, t, x, w, times, count, observer,
+                                                              control, work.data(), stats)
+                                              : integrate_ros2w(system, t, x, w, times, count, observer,
+                                                                control, work.data(), stats);
+                                 });
+    }
+  }
+  return InstanceStatus::non_finite;
+}
+
+EnsembleResult run_ensemble_reference(const Model& model, const CompiledModel& compiled,
+                                      const Ensemble& ensemble, const RunSpec& spec,
+                                      const std::vector<double>& output_times, int threads) {
+  if (ensemble.n_parameters != static_cast<int>(model.parameters.size()) || ensemble.nq != compiled.nq ||
+      ensemble.nv != compiled.nv || ensemble.n_constants != compiled.n_constants)
+    throw std::invalid_argument("run_ensemble_reference: the ensemble was not built for model '" +
+                                model.name + "'");
+  EnsembleResult result;
+  const int n = ensemble.n_instances;
+  result.n_instances = n;
+  result.n_times = static_cast<int>(output_times.size());
+  result.n_signals = compiled.n_outputs;
+  result.times = output_times;
+  result.values.assign(static_cast<size_t>(n) * output_times.size() * static_cast<size_t>(compiled.n_outputs),
+                       std::numeric_limits<double>::quiet_NaN());
+  result.status.assign(static_cast<size_t>(n), InstanceStatus::ok);
+  result.stats.assign(static_cast<size_t>(n), IntegratorStats{});
+  result.wall_seconds.assign(static_cast<size_t>(n), 0.0);
+  if (threads <= 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  threads = std::max(1, std::min(threads, n));
+  result.threads = threads;
+
+  const auto start = Clock::now();
+  std::atomic<int> next{0};
+  if (threads == 1) {
+    run_worker(model, compiled, ensemble, spec, output_times, next, result);
+  } else {
+    std::vector<std::thread> pool;
+    for (int t = 0; t < threads; ++t)
+      pool.emplace_back(run_worker, std::cref(model), std::cref(compiled), std::cref(ensemble),
+                        std::cref(spec), std::cref(output_times), std::ref(next), std::ref(result));
+    for (std::thread& th : pool) th.join();
+  }
+  result.total_wall_seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  return result;
+}
+
+}  // namespace myriad

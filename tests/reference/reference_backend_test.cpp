@@ -1,0 +1,370 @@
+// The reference backend (dense Eigen dynamics) against the cpu backend (fast path) on the same ensembles:
+// every shipped model, 256 instances with randomized parameters for RK4 and for DOPRI5. The backends share
+// chart, integrators, step control, breakpoints and output signals, so they differ only in the dynamics (and,
+// for RN4, the Jacobians):
+//   * fixed-step RK4 takes identical steps and every output agrees to 1e-10 relative to max(1, |value|);
+//   * DOPRI5 (tol 1e-8) agrees to 10 x tol relative to max(1, |value|) on every output;
+//   * RN4 and ROS2-W (tol 1e-6) agree to 10 x tol: on the models with rotations relative to max(1, |value|);
+//     on the stiff models the state-like outputs so, and the stiff spring forces and accelerations relative
+//     to their magnitude over the run (see RosenbrockMethodsAgreeToTenTimesTheToleranceOnStiffModels).
+// Each case prints both backends' wall times (no assertions on them) and the largest differences.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <filesystem>
+#include <limits>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "dynamics/tree_chart.hpp"
+#include "dynamics/tree_second_order.hpp"
+#include "ensemble/cpu_runner.hpp"
+#include "model/compile.hpp"
+#include "model/model_loader.hpp"
+#include "reference/reference_runner.hpp"
+#include "random_state.hpp"
+#include "support/model_fixture.hpp"
+
+namespace myriad {
+namespace {
+
+constexpr int kInstances = 256;
+constexpr int kThreads = 2;
+
+std::vector<std::string> shipped_model_names() {
+  std::vector<std::string> names;
+  for (const auto& entry : std::filesystem::directory_iterator(std::string(MYRIAD_SOURCE_DIR) + "/models"))
+    if (entry.path().extension() == ".json") names.push_back(entry.path().stem().string());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+// A uniform double in [0, 1) from the top 53 bits (the same on every standard library, unlike
+// std::uniform_real_distribution).
+double unit_uniform(std::mt19937_64& rng) { return static_cast<double>(rng() >> 11) * 0x1.0p-53; }
+
+// n instances of `model`: every parameter (l0_*, initial coordinates, bump times and thetas alike) scaled by
+// its own factor in [0.9, 1.1] from a fixed seed, through a parameter table, so build_ensemble validates each
+// instance. A model without parameters gets its initial velocities shifted by up to +-0.2 instead, so that
+// its instances differ too.
+Ensemble randomized_ensemble(const Model& model, const CompiledModel& compiled, int n, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  if (model.parameters.empty()) {
+    Ensemble e = build_ensemble(model, compiled, n, nullptr, {});
+    for (double& v : e.initial_v) v += 0.4 * unit_uniform(rng) - 0.2;
+    return e;
+  }
+  ParameterTable table;
+  table.source = "randomized";
+  for (const Parameter& p : model.parameters) table.names.push_back(p.name);
+  for (int i = 0; i < n; ++i) {
+    std::vector<double> row;
+    for (const Parameter& p : model.parameters) row.push_back(p.value * (0.9 + 0.2 * unit_uniform(rng)));
+    table.rows.push_back(row);
+  }
+  return build_ensemble(model, compiled, 0, &table, {});
+}
+
+struct Loaded {
+  Model model;
+  std::unique_ptr<CompiledModel> compiled;
+};
+
+Loaded load(const std::string& name) {
+  Loaded l;
+  l.model = load_model_file(testing::model_path(name + ".json"));
+  l.compiled = compile(l.model);
+  return l;
+}
+
+RunSpec fixed_step(double h) {
+  RunSpec spec;
+  spec.method = Method::rk4;
+  spec.h = h;
+  return spec;
+}
+
+RunSpec adaptive(Method method, double tol) {
+  RunSpec spec;
+  spec.method = method;
+  spec.control.rtol = tol;
+  spec.control.atol = tol;
+  return spec;
+}
+
+const char* method_name(Method m) {
+  switch (m) {
+    case Method::rk4: return "rk4";
+    case Method::dopri5: return "dopri5";
+    case Method::rn4: return "rn4";
+    case Method::ros2w: return "ros2w";
+  }
+  return "?";
+}
+
+// Largest differences of `a` from `b` over every instance, time and signal: pointwise relative to max(1, |b|)
+// (the measure), the same over the state-like signals only (all but spring forces and joint
+// accelerations, which multiply state differences by stiffness and damping), and signalwise relative to
+// max(1, max over the instance's times of |b|).
+struct Differences {
+  double pointwise = 0.0, state_pointwise = 0.0, signalwise = 0.0;
+};
+
+bool stiffness_weighted(OutputKind kind) {
+  return kind == OutputKind::spring_force || kind == OutputKind::joint_acceleration;
+}
+
+Differences max_differences(const Model& model, const EnsembleResult& a, const EnsembleResult& b) {
+  Differences d;
+  auto worst = [](double current, double value) {
+    return std::isnan(value) ? HUGE_VAL : std::max(current, value);
+  };
+  for (int i = 0; i < b.n_instances; ++i)
+    for (int s = 0; s < b.n_signals; ++s) {
+      const bool state_like = !stiffness_weighted(model.outputs[static_cast<size_t>(s)].kind);
+      double magnitude = 1.0;
+      for (int k = 0; k < b.n_times; ++k) magnitude = std::max(magnitude, std::abs(b.value(i, k, s)));
+      for (int k = 0; k < b.n_times; ++k) {
+        const double difference = std::abs(a.value(i, k, s) - b.value(i, k, s));
+        const double relative = difference / std::max(1.0, std::abs(b.value(i, k, s)));
+        d.pointwise = worst(d.pointwise, relative);
+        if (state_like) d.state_pointwise = worst(d.state_pointwise, relative);
+        d.signalwise = worst(d.signalwise, difference / magnitude);
+      }
+    }
+  return d;
+}
+
+struct Comparison {
+  EnsembleResult cpu, reference;
+  Differences max_difference;
+};
+
+// Runs `ensemble` on both backends from t0 to t_end and prints their wall times and largest differences.
+Comparison compare_backends(const std::string& name, const Loaded& l, const Ensemble& ensemble, RunSpec spec,
+                            double t0, double t_end, int n_intervals) {
+  Comparison c;
+  spec.t0 = t0;
+  const std::vector<double> times = output_grid(t0, t_end, (t_end - t0) / n_intervals);
+  c.cpu = run_ensemble_cpu(*l.compiled, ensemble, spec, times, kThreads);
+  c.reference = run_ensemble_reference(l.model, *l.compiled, ensemble, spec, times, kThreads);
+  c.max_difference = max_differences(l.model, c.reference, c.cpu);
+  long long cpu_steps = 0, reference_steps = 0;
+  for (int i = 0; i < ensemble.n_instances; ++i) {
+    cpu_steps += c.cpu.stats[static_cast<size_t>(i)].steps;
+    reference_steps += c.reference.stats[static_cast<size_t>(i)].steps;
+  }
+  std::printf(
+      "[ reference ] %-21s %-6s N=%3d t=[%g,%g] steps cpu %7lld ref %7lld | wall cpu %6.3f s ref %6.3f s |"
+      " max diff pointwise %.2e (state-like %.2e) signalwise %.2e\n",
+      name.c_str(), method_name(spec.method), ensemble.n_instances, t0, t_end, cpu_steps, reference_steps,
+      c.cpu.total_wall_seconds, c.reference.total_wall_seconds, c.max_difference.pointwise,
+      c.max_difference.state_pointwise, c.max_difference.signalwise);
+  std::fflush(stdout);
+  return c;
+}
+
+void expect_all_ok(const EnsembleResult& r, const char* backend) {
+  for (int i = 0; i < r.n_instances; ++i)
+    ASSERT_EQ(r.status[static_cast<size_t>(i)], InstanceStatus::ok) << backend << " instance " << i;
+}
+
+// How each model is exercised. RK4: a step it is stable and accurate at, over a horizon of a few hundred
+// steps (the stiff models' stable steps are tiny). DOPRI5: the quarter car over its bump, so that the runs
+// are integrated piecewise between the input breakpoints; the stiff models only for 5 ms. DOPRI5 runs at its
+// stability limit on them: once an instance's step sequences part (a rejection on one backend only), the
+// stiff modes carry different tolerance-sized noise in the velocities, which stiff damping (c_b = 1e5 N s/m)
+// turns into force and acceleration differences of ~1e-7 relative (measured at 10 ms: bushing force 1.1e-7,
+// sprung acceleration 1.7e-7, positions still 1e-14) -- the size of each backend's own error in those outputs
+// is 6e-6 and 9e-4 there. The stiff models' long runs over the bump are compared with the Rosenbrock methods
+// below.
+struct ModelPlan {
+  double rk4_h, rk4_t_end, dopri5_t_end;
+};
+
+ModelPlan plan_for(const std::string& name) {
+  if (name == "stiff_double_pendulum") return {5e-6, 2e-3, 5e-3};
+  if (name == "stiff_quarter_car") return {2e-5, 4e-3, 5e-3};
+  if (name == "quarter_car") return {1e-3, 0.2, 0.7};
+  if (name == "spatial_chain") return {1e-3, 0.1, 0.1};
+  return {1e-3, 0.2, 0.2};
+}
+
+TEST(ReferenceBackend, Rk4TakesIdenticalStepsAndAgreesTo1e10OnEveryModel) {
+  const std::vector<std::string> names = shipped_model_names();
+  ASSERT_GE(names.size(), 8u);
+  for (const std::string& name : names) {
+    SCOPED_TRACE(name);
+    const Loaded l = load(name);
+    const Ensemble ensemble = randomized_ensemble(l.model, *l.compiled, kInstances, 17);
+    const ModelPlan plan = plan_for(name);
+    const Comparison c = compare_backends(name, l, ensemble, fixed_step(plan.rk4_h), 0.0, plan.rk4_t_end, 10);
+    expect_all_ok(c.cpu, "cpu");
+    expect_all_ok(c.reference, "reference");
+    for (int i = 0; i < kInstances; ++i) {
+      const IntegratorStats& a = c.reference.stats[static_cast<size_t>(i)];
+      const IntegratorStats& b = c.cpu.stats[static_cast<size_t>(i)];
+      EXPECT_EQ(a.steps, b.steps) << "instance " << i;
+      EXPECT_EQ(a.function_evaluations, b.function_evaluations) << "instance " << i;  // the same rebases too
+    }
+    EXPECT_LE(c.max_difference.pointwise, 1e-10);
+  }
+}
+
+TEST(ReferenceBackend, Dopri5AgreesToTenTimesTheToleranceOnEveryModel) {
+  const double tol = 1e-8;
+  for (const std::string& name : shipped_model_names()) {
+    SCOPED_TRACE(name);
+    const Loaded l = load(name);
+    const Ensemble ensemble = randomized_ensemble(l.model, *l.compiled, kInstances, 29);
+    const ModelPlan plan = plan_for(name);
+    const Comparison c =
+        compare_backends(name, l, ensemble, adaptive(Method::dopri5, tol), 0.0, plan.dopri5_t_end, 20);
+    expect_all_ok(c.cpu, "cpu");
+    expect_all_ok(c.reference, "reference");
+    EXPECT_LE(c.max_difference.pointwise, 10 * tol);
+  }
+}
+
+// The stiff models over the stiff quarter car's bump (its breakpoints lie in [0.45, 0.66]). Their spring
+// forces and accelerations are stiffness and damping (up to 5e4 N m s/rad, 1e7 N/m) times state differences
+// and cross zero (measured pointwise: 6.9e-4 for the stiff pendulum's torque2 under RN4, whose 5e4 N m s/rad
+// damping multiplies a 1e-7 rad/s velocity difference), so every output is compared relative to its magnitude
+// over the run (signalwise), and the state-like outputs pointwise as well.
+TEST(ReferenceBackend, RosenbrockMethodsAgreeToTenTimesTheToleranceOnStiffModels) {
+  const double tol = 1e-6;
+  for (const std::string name : {"stiff_double_pendulum", "stiff_quarter_car"}) {
+    SCOPED_TRACE(name);
+    const Loaded l = load(name);
+    const Ensemble ensemble = randomized_ensemble(l.model, *l.compiled, 16, 41);
+    const Comparison rn4 = compare_backends(name, l, ensemble, adaptive(Method::rn4, tol), 0.0, 0.7, 70);
+    expect_all_ok(rn4.cpu, "cpu");
+    expect_all_ok(rn4.reference, "reference");
+    EXPECT_LE(rn4.max_difference.signalwise, 10 * tol);
+    EXPECT_LE(rn4.max_difference.state_pointwise, 10 * tol);
+    // ROS2-W (order 2) needs ~1e5 steps per instance over the bump: fewer instances.
+    const Ensemble few = randomized_ensemble(l.model, *l.compiled, 4, 43);
+    const Comparison ros2w = compare_backends(name, l, few, adaptive(Method::ros2w, tol), 0.4, 0.7, 30);
+    expect_all_ok(ros2w.cpu, "cpu");
+    expect_all_ok(ros2w.reference, "reference");
+    EXPECT_LE(ros2w.max_difference.signalwise, 10 * tol);
+    EXPECT_LE(ros2w.max_difference.state_pointwise, 10 * tol);
+  }
+}
+
+// The second-order form's rotation-vector charts (re-centred at every step, w recomputed from u) and the free
+// joint's position map, on the models with spherical and free joints.
+TEST(ReferenceBackend, RosenbrockMethodsAgreeToTenTimesTheToleranceOnModelsWithRotations) {
+  const double tol = 1e-6;
+  for (const std::string name : {"free_body", "undamped_chain", "spatial_chain"}) {
+    SCOPED_TRACE(name);
+    const Loaded l = load(name);
+    const bool slow = name == std::string("spatial_chain");
+    const Ensemble ensemble = randomized_ensemble(l.model, *l.compiled, slow ? 4 : 16, 47);
+    for (Method method : {Method::rn4, Method::ros2w}) {
+      SCOPED_TRACE(method_name(method));
+      const Comparison c =
+          compare_backends(name, l, ensemble, adaptive(method, tol), 0.0, slow ? 0.1 : 0.2, 10);
+      expect_all_ok(c.cpu, "cpu");
+      expect_all_ok(c.reference, "reference");
+      EXPECT_LE(c.max_difference.pointwise, 10 * tol);
+    }
+  }
+}
+
+TEST(ReferenceBackend, ResultsDoNotDependOnTheThreadCount) {
+  const Loaded l = load("spatial_chain");
+  const Ensemble ensemble = randomized_ensemble(l.model, *l.compiled, 40, 3);
+  const std::vector<double> times = output_grid(0.0, 0.05, 0.01);
+  const RunSpec spec = adaptive(Method::dopri5, 1e-8);
+  const EnsembleResult one = run_ensemble_reference(l.model, *l.compiled, ensemble, spec, times, 1);
+  const EnsembleResult three = run_ensemble_reference(l.model, *l.compiled, ensemble, spec, times, 3);
+  EXPECT_EQ(one.threads, 1);
+  EXPECT_EQ(three.threads, 3);
+  ASSERT_EQ(one.values.size(), three.values.size());
+  for (size_t i = 0; i < one.values.size(); ++i) ASSERT_EQ(one.values[i], three.values[i]) << i;
+  for (int i = 0; i < ensemble.n_instances; ++i)
+    EXPECT_EQ(one.stats[static_cast<size_t>(i)].steps, three.stats[static_cast<size_t>(i)].steps);
+}
+
+TEST(ReferenceBackend, AFailingInstanceStopsAloneWithNaNValues) {
+  const Loaded l = load("double_pendulum_002");
+  Ensemble ensemble = randomized_ensemble(l.model, *l.compiled, 8, 5);
+  // A NaN mass for instance 3 in the parameter table only: its literal model, and so its reference dynamics,
+  // become non-finite (the packed constants the recorder reads stay valid, so the t0 outputs are recorded).
+  ensemble.parameters[static_cast<size_t>(0) * 8 + 3] = std::numeric_limits<double>::quiet_NaN();
+  const std::vector<double> times = output_grid(0.0, 0.1, 0.01);
+  for (const RunSpec& spec :
+       {fixed_step(1e-3), adaptive(Method::dopri5, 1e-8), adaptive(Method::rn4, 1e-6)}) {
+    SCOPED_TRACE(method_name(spec.method));
+    const EnsembleResult r = run_ensemble_reference(l.model, *l.compiled, ensemble, spec, times, 2);
+    for (int i = 0; i < 8; ++i) {
+      if (i == 3) continue;
+      EXPECT_EQ(r.status[static_cast<size_t>(i)], InstanceStatus::ok) << i;
+      EXPECT_TRUE(std::isfinite(r.value(i, r.n_times - 1, 0))) << i;
+    }
+    EXPECT_EQ(r.status[3], InstanceStatus::non_finite);
+    for (int k = 1; k < r.n_times; ++k)
+      for (int s = 0; s < r.n_signals; ++s) EXPECT_TRUE(std::isnan(r.value(3, k, s))) << k << " " << s;
+  }
+}
+
+TEST(ReferenceBackend, FiniteDifferenceJacobiansMatchTheDualNumberJacobiansOnEveryModel) {
+  for (const std::string& name : shipped_model_names()) {
+    SCOPED_TRACE(name);
+    const testing::Instance inst(load_model_file(testing::model_path(name + ".json")));
+    const CompiledModel& model = *inst.compiled;
+    const int n = model.nv;
+    std::mt19937_64 rng(11);
+    std::vector<double> q, v;
+    cli::random_state(inst.model, inst.q, rng, q, v);
+    std::vector<double> base_fast(static_cast<size_t>(model.nq) + 1), x(static_cast<size_t>(n) + 1);
+    chart_from_q(model, q.data(), base_fast.data(), x.data());
+    for (int i = 0; i < n; ++i) x[static_cast<size_t>(i)] += 0.05;  // off the chart centre
+    std::vector<double> base_reference = base_fast;
+    std::vector<unsigned char> buffer(tree_second_order_bytes(model));
+    TreeSecondOrder<const double*> fast =
+        make_tree_second_order(model, inst.k(), base_fast.data(), buffer.data());
+    reference::ReferenceTreeSecondOrder slow(inst.model, model, base_reference.data());
+    std::vector<double> y(2 * static_cast<size_t>(n) + 1), w(static_cast<size_t>(n) + 1);
+    for (int i = 0; i < n; ++i) {
+      y[static_cast<size_t>(i)] = x[static_cast<size_t>(i)];
+      y[static_cast<size_t>(n + i)] = v[static_cast<size_t>(i)];
+    }
+    fast.from_first_order(y.data(), x.data(), w.data());
+    const size_t nn = static_cast<size_t>(n) * static_cast<size_t>(n) + 1;
+    std::vector<double> f_fast(static_cast<size_t>(n) + 1), J1_fast(nn), J2_fast(nn),
+        ft_fast(static_cast<size_t>(n) + 1);
+    std::vector<double> f_slow = f_fast, J1_slow = J1_fast, J2_slow = J2_fast, ft_slow = ft_fast;
+    const double t = 0.37;  // away from every input's kinks
+    ASSERT_TRUE(
+        fast.jacobians(t, x.data(), w.data(), f_fast.data(), J1_fast.data(), J2_fast.data(), ft_fast.data()));
+    ASSERT_TRUE(
+        slow.jacobians(t, x.data(), w.data(), f_slow.data(), J1_slow.data(), J2_slow.data(), ft_slow.data()));
+    auto largest = [](const std::vector<double>& a) {
+      double m = 1.0;
+      for (double value : a) m = std::max(m, std::abs(value));
+      return m;
+    };
+    const double f_scale = largest(f_fast), J1_scale = largest(J1_fast), J2_scale = largest(J2_fast);
+    for (int i = 0; i < n; ++i) {
+      EXPECT_NEAR(f_slow[static_cast<size_t>(i)], f_fast[static_cast<size_t>(i)], 1e-9 * f_scale);
+      // Zero for models without time functions on both (the differences of f in t vanish exactly).
+      EXPECT_NEAR(ft_slow[static_cast<size_t>(i)], ft_fast[static_cast<size_t>(i)],
+                  1e-6 * std::max(largest(ft_fast), f_scale));
+      for (int j = 0; j < n; ++j) {
+        const size_t ij = static_cast<size_t>(i * n + j);
+        EXPECT_NEAR(J1_slow[ij], J1_fast[ij], 1e-7 * J1_scale) << i << "," << j;
+        EXPECT_NEAR(J2_slow[ij], J2_fast[ij], 1e-7 * J2_scale) << i << "," << j;
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace myriad
