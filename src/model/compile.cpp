@@ -144,6 +144,10 @@ void lay_out(const Model& model, CompiledModel* compiled, std::vector<double>& k
 }  // namespace
 
 std::unique_ptr<CompiledModel> compile(const Model& model) {
+  if (!model.loops.empty() || !model.drivers.empty())
+    throw std::invalid_argument(
+        "model has closed loops or drivers: the fast path does not support them yet (coming with Recursive "
+        "Coordinate Reduction)");
   require_capacity(model.joints.size(), kMaxBodies, "joints");
   require_capacity(model.bodies.size(), kMaxBodies, "bodies");
   require_capacity(model.forces.size(), kMaxForces, "force elements");

@@ -134,6 +134,41 @@ struct Output {
   int force = -1;      // spring_length / spring_force: index into forces
 };
 
+// Constraints that close kinematic loops (docs/model-format.md, "Loops"). Cut joints relate a frame 1 fixed on
+// body1 to a frame 2 fixed on body2; distances and rods relate two body points.
+enum class LoopType { cut_spherical, cut_revolute, cut_universal, cut_planar_revolute, distance, rod };
+
+struct Loop {
+  std::string name;
+  LoopType type = LoopType::cut_spherical;
+  int body1 = -1;        // body index, -1 = ground
+  int body2 = -1;        // body index, -1 = ground; never equal to body1
+  Frame frame1{};        // cut joints: frame 1 on body1 (in body1's frame, world for ground)
+  Frame frame2{};        // cut joints: frame 2 on body2
+  Vector3 axis{};        // cut_revolute, cut_universal, cut_planar_revolute: axis in frame 1 (cut_revolute: the
+                         // same components give frame 2's axis)
+  Vector3 axis2{};       // cut_universal: second axis, in frame 2
+  Vector3 point1{};      // distance, rod: point on body1 (body frame; world for ground)
+  Vector3 point2{};      // distance, rod: point on body2
+  Number length{};       // distance, rod: |p2 - p1|, > 0
+  Number mass{};         // rod: mass lumped on the two ends (seed 001 eqs. 18-19), > 0
+  int file_index = -1;   // position in the file's `loops`
+};
+
+// A rheonomic constraint q[joint, index] - function(t) = 0 on a joint whose coordinates are their own rates.
+struct Driver {
+  std::string name;
+  int joint = -1;  // index into Model::joints (final order)
+  int index = 0;   // coordinate within the joint (< nq == nv)
+  TimeFunction function{};
+};
+
+// A velocity coordinate the model names as independent (docs/model-format.md, "Independent coordinates").
+struct IndependentCoordinate {
+  int joint = -1;  // index into Model::joints (final order)
+  int index = 0;   // velocity coordinate within the joint (< nv)
+};
+
 struct SimulationDefaults {
   double t_end = 1.0;
   double dt_out = 0.01;
@@ -154,7 +189,35 @@ struct Model {
   std::vector<Output> outputs;
   Vector3 gravity{};
   SimulationDefaults simulation{};
+  std::vector<Loop> loops;      // loop-closing constraints, file order
+  std::vector<Driver> drivers;  // rheonomic drivers, file order
+  std::vector<IndependentCoordinate> independent;  // named independent coordinates (empty: chosen by pivoting)
 };
+
+inline const char* loop_type_name(LoopType type) {
+  switch (type) {
+    case LoopType::cut_spherical: return "cut_spherical";
+    case LoopType::cut_revolute: return "cut_revolute";
+    case LoopType::cut_universal: return "cut_universal";
+    case LoopType::cut_planar_revolute: return "cut_planar_revolute";
+    case LoopType::distance: return "distance";
+    case LoopType::rod: return "rod";
+  }
+  return "unknown";
+}
+
+// Number of scalar constraint equations of a loop: 3, 5, 4, 2, 1, 1 in LoopType order.
+inline int loop_equation_count(LoopType type) {
+  switch (type) {
+    case LoopType::cut_spherical: return 3;
+    case LoopType::cut_revolute: return 5;
+    case LoopType::cut_universal: return 4;
+    case LoopType::cut_planar_revolute: return 2;
+    case LoopType::distance:
+    case LoopType::rod: return 1;
+  }
+  return 0;
+}
 
 // Degrees of freedom of each joint type: (position coordinates nq, velocity coordinates nv).
 int joint_nq(JointType type);

@@ -8,6 +8,7 @@
 #include "model/joint_reading.hpp"
 #include "model/joint_tree.hpp"
 #include "model/json_reader.hpp"
+#include "model/loop_reading.hpp"
 #include "model/model_reading.hpp"
 #include "model/model_validation.hpp"
 #include "model/output_reading.hpp"
@@ -18,7 +19,7 @@ namespace {
 
 const std::vector<std::string> kTopLevelKeys = {"format",     "version", "name",   "description", "gravity",
                                                 "parameters", "bodies",  "joints", "forces",      "outputs",
-                                                "simulation", "loops",   "drivers"};
+                                                "simulation", "loops",   "drivers",     "independent"};
 
 // Checked before anything else, so that a file of another kind is named as such instead of producing a list
 // of unknown keys.
@@ -104,20 +105,10 @@ SimulationDefaults read_simulation(const JsonNode& node) {
   return simulation;
 }
 
-// `loops` and `drivers` are part of format version 1 but not of this build: accepted only empty.
-void check_reserved(const JsonNode& root, const std::string& key) {
-  if (!root.has(key)) return;
-  const JsonNode node = root.at(key);
-  if (!node.elements().empty())
-    node.fail(key + " are not supported by this build yet (reserved in format version 1)");
-}
-
 Model read_model(const JsonNode& root, const std::string& file_name) {
   root.expect_object();
   check_format_and_version(root);
   root.allow_keys(kTopLevelKeys);
-  check_reserved(root, "loops");
-  check_reserved(root, "drivers");
 
   Model model;
   model.source_file = file_name;
@@ -143,6 +134,10 @@ Model read_model(const JsonNode& root, const std::string& file_name) {
   context.force_list = &model.forces;
   if (root.has("outputs")) model.outputs = read_outputs(root.at("outputs"), context);
   if (root.has("simulation")) model.simulation = read_simulation(root.at("simulation"));
+  if (root.has("loops")) model.loops = read_loops(root.at("loops"), context);
+  if (root.has("drivers")) model.drivers = read_drivers(root.at("drivers"), context);
+  if (root.has("independent"))
+    model.independent = read_independent(root.at("independent"), context, model.drivers);
 
   validate_model_values(model);
   return model;

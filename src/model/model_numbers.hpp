@@ -55,6 +55,15 @@ void for_each_number(Model& model, F&& visit) {
   }
   for (Output& o : model.outputs)
     for (auto& n : o.point) visit(n);
+  for (Loop& loop : model.loops) {
+    for_each_number(loop.frame1, visit);
+    for_each_number(loop.frame2, visit);
+    for (Vector3* v : {&loop.axis, &loop.axis2, &loop.point1, &loop.point2})
+      for (auto& n : *v) visit(n);
+    visit(loop.length);
+    visit(loop.mass);
+  }
+  for (Driver& driver : model.drivers) for_each_number(driver.function, visit);
 }
 
 }  // namespace myriad

@@ -241,6 +241,37 @@ void check_force(const Reporter& report, const Model& model, const ForceElement&
   }
 }
 
+void check_positive(const Reporter& report, const Number& n, const std::string& pointer,
+                    const std::string& what) {
+  if (!(std::isfinite(n.value) && n.value > 0.0))
+    report.fail(pointer, what + " must be positive and finite, got " + text(n.value), {&n});
+}
+
+void check_loop(const Reporter& report, const Loop& loop, const std::string& pointer) {
+  switch (loop.type) {
+    case LoopType::cut_spherical:
+    case LoopType::cut_revolute:
+    case LoopType::cut_universal:
+    case LoopType::cut_planar_revolute:
+      check_frame(report, loop.frame1, pointer + "/frame1");
+      check_frame(report, loop.frame2, pointer + "/frame2");
+      if (loop.type != LoopType::cut_spherical) report.require_nonzero(pointer + "/axis", loop.axis, "axis");
+      if (loop.type == LoopType::cut_universal) report.require_nonzero(pointer + "/axis2", loop.axis2, "axis2");
+      break;
+    case LoopType::distance:
+    case LoopType::rod:
+      report.require_finite(pointer + "/point1", numbers_of(loop.point1));
+      report.require_finite(pointer + "/point2", numbers_of(loop.point2));
+      if (!(std::isfinite(loop.length.value) && loop.length.value > 0.0))
+        report.fail(pointer + "/length",
+                    "length must be positive and finite, got " + text(loop.length.value) +
+                        " (the two points of a distance constraint may not coincide)",
+                    {&loop.length});
+      if (loop.type == LoopType::rod) check_positive(report, loop.mass, pointer + "/mass", "rod mass");
+      break;
+  }
+}
+
 }  // namespace
 
 void validate_model_values(const Model& model, const std::string& label) {
@@ -261,6 +292,13 @@ void validate_model_values(const Model& model, const std::string& label) {
     check_force(report, model, model.forces[i], "/forces/" + std::to_string(i));
   for (size_t i = 0; i < model.outputs.size(); ++i)
     report.require_finite("/outputs/" + std::to_string(i) + "/point", numbers_of(model.outputs[i].point));
+  for (size_t i = 0; i < model.loops.size(); ++i) {
+    const Loop& loop = model.loops[i];
+    const size_t file_index = loop.file_index >= 0 ? static_cast<size_t>(loop.file_index) : i;
+    check_loop(report, loop, "/loops/" + std::to_string(file_index));
+  }
+  for (size_t i = 0; i < model.drivers.size(); ++i)
+    check_time_function(report, model.drivers[i].function, "/drivers/" + std::to_string(i) + "/function");
 }
 
 void validate_instance_values(const Model& literal_model, const std::string& instance_label) {

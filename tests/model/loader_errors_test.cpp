@@ -118,7 +118,7 @@ TEST(LoaderErrors, unknown_top_level_key_lists_expected_keys) {
   m["bodys"] = Json::array();
   EXPECT_TRUE(fails_with(m, "/bodys",
                          "unknown key 'bodys' (expected one of: format, version, name, description, gravity, "
-                         "parameters, bodies, joints, forces, outputs, simulation, loops, drivers)"));
+                         "parameters, bodies, joints, forces, outputs, simulation, loops, drivers, independent)"));
 }
 
 TEST(LoaderErrors, unknown_body_key_lists_expected_keys) {
@@ -650,14 +650,15 @@ TEST(LoaderErrors, unknown_integrator) {
                          "unknown integrator 'euler' (expected one of: rk4, dopri5, rn4, ros2w)"));
 }
 
-TEST(LoaderErrors, non_empty_loops_are_not_supported_yet) {
-  EXPECT_TRUE(fails_with(with("loops", R"([{"name": "l", "type": "distance"}])"), "/loops",
-                         "loops are not supported by this build yet (reserved in format version 1)"));
+// Non-empty `loops` and `drivers` load now; their errors are in tests/model/loop_loader_test.cpp.
+TEST(LoaderErrors, loop_entries_are_checked) {
+  EXPECT_TRUE(fails_with(with("loops", R"([{"name": "l", "type": "distance"}])"), "/loops/0/body1",
+                         "missing required key 'body1'"));
 }
 
-TEST(LoaderErrors, non_empty_drivers_are_not_supported_yet) {
-  EXPECT_TRUE(fails_with(with("drivers", R"([{"name": "d", "joint": "j0"}])"), "/drivers",
-                         "drivers are not supported by this build yet (reserved in format version 1)"));
+TEST(LoaderErrors, driver_entries_are_checked) {
+  EXPECT_TRUE(fails_with(with("drivers", R"([{"name": "d", "joint": "j0"}])"), "/drivers/0/function",
+                         "missing required key 'function'"));
 }
 
 TEST(LoaderErrors, unopenable_file) {
