@@ -1,4 +1,5 @@
 #include "constraints/constraint_equations.hpp"
+#include "reference/eigen_conversions.hpp"
 
 #include <cmath>
 #include <stdexcept>
@@ -16,14 +17,7 @@ using Eigen::MatrixXd;
 using Eigen::Vector3d;
 using Eigen::VectorXd;
 
-Vector3d to_eigen(const Vec3<double>& a) { return {a.x, a.y, a.z}; }
-
-Matrix3d to_eigen(const Mat3<double>& a) {
-  Matrix3d m;
-  for (int i = 0; i < 3; ++i)
-    for (int j = 0; j < 3; ++j) m(i, j) = a.m[i][j];
-  return m;
-}
+using reference::to_eigen;
 
 Matrix3d skew(const Vector3d& a) {
   Matrix3d s;

@@ -1,4 +1,5 @@
 #include "reference/reference_constrained.hpp"
+#include "reference/eigen_conversions.hpp"
 
 #include "constraints/constraint_equations.hpp"
 #include "model/model_geometry.hpp"
@@ -12,7 +13,7 @@ using Eigen::MatrixXd;
 using Eigen::Vector3d;
 using Eigen::VectorXd;
 
-Vector3d to_eigen(const Vec3<double>& a) { return {a.x, a.y, a.z}; }
+using reference::to_eigen;
 
 // One end of a rod: world position, velocity, 3 x nv Jacobian and bias acceleration (Jdot v).
 struct RodEnd {

@@ -10,12 +10,17 @@
 #include <vector>
 
 #include "integrators/dopri5.hpp"
+#include "support/second_order_reference.hpp"
 
 namespace {
 
 using myriad::InstanceStatus;
 using myriad::IntegratorStats;
 using myriad::StepControl;
+using myriad::testing::fitted_order;
+using myriad::testing::Recorder;
+using myriad::testing::reference_solution;
+using myriad::testing::StiffLinear;
 
 // Two damped pendulums coupled by a spring (as in rosenbrock_nystrom_test.cpp), acceleration() only. Counts
 // its calls and records every rebase time; with `chart` the state is a displacement from a base point that
@@ -61,73 +66,6 @@ struct ForcedOscillator {
   }
   bool rebase(double, double*, double*) { return false; }
 };
-
-struct StiffLinear {
-  double k = 1e8, c = 1e6;
-  int dimension() const { return 1; }
-  bool acceleration(double, const double* x, const double* w, double* f) {
-    f[0] = -k * x[0] - c * w[0];
-    return true;
-  }
-  bool rebase(double, double*, double*) { return false; }
-};
-
-template <class System>
-struct FirstOrder {
-  System* sys;
-  int dimension() const { return 2 * sys->dimension(); }
-  bool derivative(double t, const double* y, double* dydt) {
-    const int n = sys->dimension();
-    for (int i = 0; i < n; ++i) dydt[i] = y[n + i];
-    return sys->acceleration(t, y, y + n, dydt + n);
-  }
-  bool rebase(double, double*) { return false; }
-};
-
-struct Recorder {
-  int width;
-  std::vector<int> indices;
-  std::vector<double> times, values;
-  explicit Recorder(int w) : width(w) {}
-  void operator()(int k, double t, const double* y) {
-    indices.push_back(k);
-    times.push_back(t);
-    values.insert(values.end(), y, y + width);
-  }
-};
-
-template <class System>
-std::vector<double> reference_solution(System sys, const double* x0, const double* w0,
-                                       const std::vector<double>& times) {
-  const int n = sys.dimension();
-  FirstOrder<System> first_order{&sys};
-  std::vector<double> y(2 * n), work(myriad::dopri5_workspace_size(2 * n));
-  for (int i = 0; i < n; ++i) {
-    y[i] = x0[i];
-    y[n + i] = w0[i];
-  }
-  Recorder recorder(2 * n);
-  StepControl control;
-  control.rtol = control.atol = 1e-13;
-  IntegratorStats stats;
-  EXPECT_EQ(myriad::integrate_dopri5(first_order, 0.0, y.data(), times.data(), static_cast<int>(times.size()),
-                                     recorder, control, work.data(), stats),
-            InstanceStatus::ok);
-  return recorder.values;
-}
-
-double fitted_order(const std::vector<double>& h, const std::vector<double>& error) {
-  const double m = static_cast<double>(h.size());
-  double sx = 0, sy = 0, sxx = 0, sxy = 0;
-  for (size_t i = 0; i < h.size(); ++i) {
-    const double x = std::log(h[i]), y = std::log(error[i]);
-    sx += x;
-    sy += y;
-    sxx += x * x;
-    sxy += x * y;
-  }
-  return (m * sxy - sx * sy) / (m * sxx - sx * sx);
-}
 
 TEST(Ros2W, theorem_2_1_reproduces_the_seeds_w_method_table) {
   // The seed prints 14 decimals whose last digit is not reliable (gamma = 1.70710678118650 for
