@@ -21,6 +21,7 @@ int run_check(const CheckOptions& options) {
   const Model loaded = load_model_file(options.model);
   const Model model = apply_parameters(loaded, default_parameter_values(loaded));
   const auto compiled = compile(model);
+  if (compiled->constraints.m > 0) return run_check_loops(model, *compiled, options);
   const int nq = compiled->nq, nv = compiled->nv;
   std::vector<double> constants(static_cast<size_t>(compiled->n_constants));
   pack_constants(*compiled, model, constants.data());

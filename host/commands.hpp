@@ -5,6 +5,9 @@
 #include <utility>
 #include <vector>
 
+#include "model/compiled_model.hpp"
+#include "model/model.hpp"
+
 namespace myriad::cli {
 
 struct CheckOptions {
@@ -36,6 +39,7 @@ struct SimulateOptions {
 int run_info(const std::string& model_path);
 int run_devices();
 int run_check(const CheckOptions& options);
+int run_check_loops(const Model& model, const CompiledModel& compiled, const CheckOptions& options);
 int run_simulate(const SimulateOptions& options);
 
 }  // namespace myriad::cli

@@ -10,9 +10,10 @@ enum class InstanceStatus : int {
   max_steps = 2,
   non_finite = 3,
   singular_matrix = 4,  // the iteration matrix Pi (or a joint inertia) could not be factored
+  projection_failed = 5,  // loop models: Newton on Phi(q) = 0 for the dependent coordinates did not converge
 };
 
-constexpr int kInstanceStatusCount = 5;
+constexpr int kInstanceStatusCount = 6;
 
 inline const char* instance_status_name(InstanceStatus s) {
   switch (s) {
@@ -21,6 +22,7 @@ inline const char* instance_status_name(InstanceStatus s) {
     case InstanceStatus::max_steps: return "max_steps";
     case InstanceStatus::non_finite: return "non_finite";
     case InstanceStatus::singular_matrix: return "singular_matrix";
+    case InstanceStatus::projection_failed: return "projection_failed";
   }
   return "unknown";
 }

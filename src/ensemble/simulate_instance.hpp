@@ -14,6 +14,7 @@
 #include "integrators/rk4.hpp"
 #include "integrators/ros2_w.hpp"
 #include "integrators/rosenbrock_nystrom.hpp"
+#include "loops/loop_ode.hpp"
 
 namespace myriad {
 
@@ -78,8 +79,12 @@ MYRIAD_HD inline int integrator_workspace_size(Method method, int nv) {
   return 0;
 }
 
+MYRIAD_HD inline InstanceScratchLayout loop_instance_scratch_layout(const CompiledModel& model, Method method,
+                                                                    int n_output_times);
+
 MYRIAD_HD inline InstanceScratchLayout instance_scratch_layout(const CompiledModel& model, Method method,
                                                                int n_output_times) {
+  if (model.constraints.m > 0) return loop_instance_scratch_layout(model, method, n_output_times);
   const std::size_t nq = static_cast<std::size_t>(model.nq), nv = static_cast<std::size_t>(model.nv);
   std::size_t tree_bytes = 0;
   carve_tree_workspace<double>(model, nullptr, &tree_bytes);
@@ -104,6 +109,43 @@ MYRIAD_HD inline InstanceScratchLayout instance_scratch_layout(const CompiledMod
   l.bytes = l.second_order_offset + (is_rosenbrock(method) ? tree_second_order_bytes(model) : 0);
   return l;
 }
+
+// Models with loops: y = (x_ind, v_ind), 2 ndof doubles, then the loop scratch in double (and in Dual for the
+// Rosenbrock methods' Jacobians). tree_offset / second_order_offset hold those two scratch offsets.
+MYRIAD_HD inline InstanceScratchLayout loop_instance_scratch_layout(const CompiledModel& model, Method method,
+                                                                    int n_output_times) {
+  const int ndof = model.constraints.n_independent;
+  InstanceScratchLayout l{};
+  std::size_t d = 0;
+  l.y = d;
+  d += 2 * static_cast<std::size_t>(ndof) + 1;
+  l.segment_times = d;
+  d += static_cast<std::size_t>(n_output_times) + 1;
+  l.work = d;
+  d += static_cast<std::size_t>(integrator_workspace_size(method, ndof) + 1);
+  std::size_t loop_bytes = 0, dual_bytes = 0;
+  carve_loop_scratch<double>(model, nullptr, &loop_bytes);
+  if (is_rosenbrock(method)) carve_loop_scratch<JacobianDual>(model, nullptr, &dual_bytes);
+  l.tree_offset = (d * sizeof(double) + 63) / 64 * 64;
+  l.second_order_offset = l.tree_offset + (loop_bytes + 63) / 64 * 64;
+  l.bytes = l.second_order_offset + dual_bytes;
+  return l;
+}
+
+// Records the output signals of a loop model at the full state its LoopOde expands y into.
+template <class K>
+struct LoopSignalRecorder {
+  LoopOde<K>* ode;
+  double* out;
+
+  MYRIAD_HD void operator()(int index, double t, const double* y) {
+    const CompiledModel& model = *ode->model;
+    ode->expand(t, y);  // a failure leaves the last values; the integrator reports the status
+    for (int s = 0; s < model.n_outputs; ++s)
+      out[index * model.n_outputs + s] =
+          output_signal(model, ode->constants, t, ode->s.q, ode->s.v, ode->s.vdot, ode->s.tree, s);
+  }
+};
 
 // Integrates the pieces between input breakpoints (dynamics/time_breakpoints.hpp) with one adaptive method;
 // `integrate(t_begin, times, count, observer)` integrates the state it holds from t_begin to times[count - 1].
@@ -131,6 +173,74 @@ MYRIAD_HD InstanceStatus integrate_piecewise(const CompiledModel& model, const K
   return InstanceStatus::ok;
 }
 
+// One instance of a model with loops: the dependent coordinates of q_init and v_init are assembled first (a
+// failure is projection_failed), then the state-space ODE over the independent coordinates is integrated.
+// Zero-DOF (fully driven) models have nothing to integrate: every output is the kinematic solution at its time.
+template <class K>
+MYRIAD_HD InstanceStatus simulate_loop_instance(const CompiledModel& model, const K& k, const double* q_init,
+                                                const double* v_init, const RunSpec& spec,
+                                                const double* output_times, int n_output_times, void* scratch,
+                                                double* outputs, IntegratorStats& stats) {
+  const InstanceScratchLayout l = loop_instance_scratch_layout(model, spec.method, n_output_times);
+  double* d = static_cast<double*>(scratch);
+  unsigned char* bytes = static_cast<unsigned char*>(scratch);
+  LoopOde<K> ode{&model, k, carve_loop_scratch<double>(model, bytes + l.tree_offset, nullptr), LoopFailure::none};
+  double* y = d + l.y;
+  const auto failed = [&]() {
+    return ode.failure == LoopFailure::projection ? InstanceStatus::projection_failed
+                                                  : (ode.failure == LoopFailure::singular
+                                                         ? InstanceStatus::singular_matrix
+                                                         : InstanceStatus::non_finite);
+  };
+  if (n_output_times <= 0) return InstanceStatus::ok;
+  if (!ode.initialize(spec.t0, q_init, v_init, y)) return failed();
+  LoopSignalRecorder<K> recorder{&ode, outputs};
+  const int ndof = model.constraints.n_independent;
+  if (ndof == 0) {
+    for (int i = 0; i < n_output_times; ++i) {
+      if (!ode.expand(output_times[i], y)) return failed();
+      recorder(i, output_times[i], y);
+    }
+    return InstanceStatus::ok;
+  }
+  StepControl control = spec.control;
+  control.max_steps = spec.max_steps;
+  double* work = d + l.work;
+  double* segment_times = d + l.segment_times;
+  InstanceStatus status = InstanceStatus::ok;
+  switch (spec.method) {
+    case Method::rk4:
+      status = integrate_rk4(ode, spec.t0, spec.h, y, output_times, n_output_times, recorder, work, stats,
+                             spec.max_steps);
+      break;
+    case Method::dopri5:
+      status = integrate_piecewise(model, k, spec.t0, output_times, n_output_times, segment_times, recorder,
+                                   [&](double t, const double* times, int count, auto& observer) {
+                                     return integrate_dopri5(ode, t, y, times, count, observer, control, work,
+                                                             stats);
+                                   });
+      break;
+    case Method::rn4:
+    case Method::ros2w: {
+      LoopSecondOrder<K> system{&ode, carve_loop_scratch<JacobianDual>(model, bytes + l.second_order_offset,
+                                                                        nullptr)};
+      const bool rn4 = spec.method == Method::rn4;
+      double* x = y;
+      double* w = y + ndof;
+      status = integrate_piecewise(model, k, spec.t0, output_times, n_output_times, segment_times, recorder,
+                                   [&](double t, const double* times, int count, auto& observer) {
+                                     return rn4 ? integrate_rn4(system, t, x, w, times, count, observer, control,
+                                                                work, stats)
+                                                : integrate_ros2w(system, t, x, w, times, count, observer,
+                                                                  control, work, stats);
+                                   });
+      break;
+    }
+  }
+  if (status == InstanceStatus::non_finite && ode.failure != LoopFailure::none) return failed();
+  return status;
+}
+
 // Integrates one instance. q_init (nq), v_init (nv): its initial state; outputs: n_outputs_times x n_signals.
 // Adaptive methods integrate piecewise between the inputs' breakpoints; RK4 keeps its fixed grid. Returns the
 // instance's status; stats counts its work. Cost: O(steps * n) (plus O(n^3) per step for Rosenbrock methods).
@@ -139,6 +249,9 @@ MYRIAD_HD InstanceStatus simulate_instance(const CompiledModel& model, const K& 
                                            const double* v_init, const RunSpec& spec, const double* output_times,
                                            int n_output_times, void* scratch, double* outputs,
                                            IntegratorStats& stats) {
+  if (model.constraints.m > 0)
+    return simulate_loop_instance(model, k, q_init, v_init, spec, output_times, n_output_times, scratch, outputs,
+                                  stats);
   const InstanceScratchLayout l = instance_scratch_layout(model, spec.method, n_output_times);
   double* d = static_cast<double*>(scratch);
   TreeOde<K> ode{&model, k, d + l.base_q, d + l.q, d + l.qdd,

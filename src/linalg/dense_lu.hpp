@@ -37,11 +37,11 @@ namespace detail {
 
 // Shared body of the lu_factor overloads; Index is int or double (a pivot row index stored exactly in a
 // double, for callers whose only scratch is an array of doubles).
-template <class Index>
-MYRIAD_HD bool lu_factor_impl(int n, double* A, Index* pivots) {
+template <class S, class Index>
+MYRIAD_HD bool lu_factor_impl(int n, S* A, Index* pivots) {
   double max_entry = 0.0;
   for (int i = 0; i < n * n; ++i) {
-    const double magnitude = std::fabs(A[i]);
+    const double magnitude = std::fabs(value_of(A[i]));
     if (!is_finite(magnitude)) return false;
     max_entry = std::fmax(max_entry, magnitude);
   }
@@ -49,9 +49,9 @@ MYRIAD_HD bool lu_factor_impl(int n, double* A, Index* pivots) {
   for (int k = 0; k < n; ++k) {
     // Partial pivoting: the largest entry of column k on or below the diagonal.
     int pivot_row = k;
-    double pivot_magnitude = std::fabs(A[k * n + k]);
+    double pivot_magnitude = std::fabs(value_of(A[k * n + k]));
     for (int i = k + 1; i < n; ++i) {
-      const double magnitude = std::fabs(A[i * n + k]);
+      const double magnitude = std::fabs(value_of(A[i * n + k]));
       if (magnitude > pivot_magnitude) {
         pivot_magnitude = magnitude;
         pivot_row = i;
@@ -61,40 +61,40 @@ MYRIAD_HD bool lu_factor_impl(int n, double* A, Index* pivots) {
     if (!(pivot_magnitude > threshold)) return false;
     if (pivot_row != k) {
       for (int j = 0; j < n; ++j) {
-        const double swap = A[k * n + j];
+        const S swap = A[k * n + j];
         A[k * n + j] = A[pivot_row * n + j];
         A[pivot_row * n + j] = swap;
       }
     }
-    const double inverse_pivot = 1.0 / A[k * n + k];
+    const S inverse_pivot = 1.0 / A[k * n + k];
     for (int i = k + 1; i < n; ++i) {
-      const double multiplier = A[i * n + k] * inverse_pivot;
+      const S multiplier = A[i * n + k] * inverse_pivot;
       A[i * n + k] = multiplier;
-      if (multiplier == 0.0) continue;
+      if (value_of(multiplier) == 0.0) continue;
       for (int j = k + 1; j < n; ++j) A[i * n + j] -= multiplier * A[k * n + j];
     }
   }
   return true;
 }
 
-template <class Index>
-MYRIAD_HD void lu_solve_impl(int n, const double* LU, const Index* pivots, double* b) {
+template <class S, class Index>
+MYRIAD_HD void lu_solve_impl(int n, const S* LU, const Index* pivots, S* b) {
   // P b, applied in the order the rows were swapped, then L y = P b (unit lower) and U x = y.
   for (int k = 0; k < n; ++k) {
     const int pivot_row = static_cast<int>(pivots[k]);
     if (pivot_row != k) {
-      const double swap = b[k];
+      const S swap = b[k];
       b[k] = b[pivot_row];
       b[pivot_row] = swap;
     }
   }
   for (int i = 1; i < n; ++i) {
-    double sum = b[i];
+    S sum = b[i];
     for (int j = 0; j < i; ++j) sum -= LU[i * n + j] * b[j];
     b[i] = sum;
   }
   for (int i = n - 1; i >= 0; --i) {
-    double sum = b[i];
+    S sum = b[i];
     for (int j = i + 1; j < n; ++j) sum -= LU[i * n + j] * b[j];
     b[i] = sum / LU[i * n + i];
   }
@@ -123,6 +123,18 @@ MYRIAD_HD_INLINE void lu_solve(int n, const double* LU, const int* pivots, doubl
   detail::lu_solve_impl(n, LU, pivots, b);
 }
 MYRIAD_HD_INLINE void lu_solve(int n, const double* LU, const double* pivots, double* b) {
+  detail::lu_solve_impl(n, LU, pivots, b);
+}
+
+// Any scalar S with value_of (core/scalar.hpp, core/dual.hpp): pivots are chosen and judged on the values, so a
+// Dual matrix factors exactly as its value part would and carries the derivatives along (the loop code's
+// Jacobians). The double overloads above are these with S = double.
+template <class S>
+MYRIAD_HD_INLINE bool lu_factor_scalar(int n, S* A, int* pivots) {
+  return detail::lu_factor_impl(n, A, pivots);
+}
+template <class S>
+MYRIAD_HD_INLINE void lu_solve_scalar(int n, const S* LU, const int* pivots, S* b) {
   detail::lu_solve_impl(n, LU, pivots, b);
 }
 

@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "loops/loop_structure.hpp"
 #include "model/model_geometry.hpp"
 #include "model/time_function_packing.hpp"
 #include "spatial/quaternion.hpp"
@@ -28,7 +29,12 @@ void require_capacity(size_t count, int capacity, const char* what) {
 
 // One walk over the model lays out the constants and, when `compiled` is given, records the offsets and
 // topology. compile() and pack_constants() both call it, so the layout cannot drift between them.
-void lay_out(const Model& model, CompiledModel* compiled, std::vector<double>& k) {
+// Offsets the loop structure needs from the walk: each loop's constants block, each driver's time function.
+struct LoopOffsets {
+  std::vector<int> loop_constants, driver_functions;
+};
+
+void lay_out(const Model& model, CompiledModel* compiled, std::vector<double>& k, LoopOffsets* loops = nullptr) {
   k.clear();
   const int gravity = as_int(k.size());
   append(k, vector3(model.gravity));
@@ -125,6 +131,37 @@ void lay_out(const Model& model, CompiledModel* compiled, std::vector<double>& k
       compiled->outputs[i] = {static_cast<int>(o.kind), o.joint, o.index, tree(o.body), o.component, o.force, offset};
   }
 
+  // Loops: both frames (distances: the points as origins), axes, in-plane basis, length. Drivers: their
+  // functions, after the force elements' so existing time-function indices do not move.
+  for (const Loop& loop : model.loops) {
+    if (loops) loops->loop_constants.push_back(as_int(k.size()));
+    const bool points = loop.type == LoopType::distance || loop.type == LoopType::rod;
+    const Transform<double> X1 = points ? Transform<double>{Mat3<double>::identity(), vector3(loop.point1)}
+                                        : frame_transform(loop.frame1);
+    const Transform<double> X2 = points ? Transform<double>{Mat3<double>::identity(), vector3(loop.point2)}
+                                        : frame_transform(loop.frame2);
+    append(k, X1.R);
+    append(k, X1.p);
+    append(k, X2.R);
+    append(k, X2.p);
+    const bool has_axis = loop.type == LoopType::cut_revolute || loop.type == LoopType::cut_universal ||
+                          loop.type == LoopType::cut_planar_revolute;
+    const Vec3<double> axis = has_axis ? unit_vector3(loop.axis) : Vec3<double>{0.0, 0.0, 1.0};
+    const Vec3<double> axis2 =
+        loop.type == LoopType::cut_universal ? unit_vector3(loop.axis2) : Vec3<double>::zero();
+    Vec3<double> e1, e2;
+    planar_basis(axis, e1, e2);
+    append(k, axis);
+    append(k, axis2);
+    append(k, e1);
+    append(k, e2);
+    k.push_back(points ? loop.length.value : 0.0);
+  }
+  for (const Driver& driver : model.drivers) {
+    const int index = add_time_function(driver.function);
+    if (loops) loops->driver_functions.push_back(index);
+  }
+
   if (compiled) {
     compiled->n_bodies = as_int(model.joints.size());
     compiled->nq = q_index;
@@ -144,10 +181,6 @@ void lay_out(const Model& model, CompiledModel* compiled, std::vector<double>& k
 }  // namespace
 
 std::unique_ptr<CompiledModel> compile(const Model& model) {
-  if (!model.loops.empty() || !model.drivers.empty())
-    throw std::invalid_argument(
-        "model has closed loops or drivers: the fast path does not support them yet (coming with Recursive "
-        "Coordinate Reduction)");
   require_capacity(model.joints.size(), kMaxBodies, "joints");
   require_capacity(model.bodies.size(), kMaxBodies, "bodies");
   require_capacity(model.forces.size(), kMaxForces, "force elements");
@@ -156,7 +189,9 @@ std::unique_ptr<CompiledModel> compile(const Model& model) {
     throw std::invalid_argument("compile: every body needs exactly one joint");
   auto compiled = std::make_unique<CompiledModel>();
   std::vector<double> constants;
-  lay_out(model, compiled.get(), constants);
+  LoopOffsets loops;
+  lay_out(model, compiled.get(), constants, &loops);
+  loops::build_loop_structure(model, loops.loop_constants, loops.driver_functions, *compiled);
   return compiled;
 }
 

@@ -13,6 +13,11 @@ constexpr int kMaxBodies = 1024;
 constexpr int kMaxForces = 512;
 constexpr int kMaxTimeFunctions = 1024;
 constexpr int kMaxOutputs = 256;
+constexpr int kMaxLoops = 512;
+constexpr int kMaxDrivers = 64;
+constexpr int kMaxConstraints = 2048;       // scalar constraint equations m (loops + drivers)
+constexpr int kMaxConstraintSlots = 16384;  // structural non-zeros of all loops' Jacobian rows, one row each
+constexpr int kMaxIndependent = 64;         // degrees of freedom of a model with loops
 
 // Joint constants block (offsets from CompiledJoint::constants).
 enum JointConstant : int {
@@ -57,6 +62,75 @@ struct CompiledJoint {
   int body_constants;  // offset of the child body's constants block
 };
 
+// Loop constants block (offsets from CompiledLoop::constants). Cut joints: frame 1 on body1 and frame 2 on body2;
+// distances and rods: the two points as the frames' origins (rotations identity).
+enum LoopConstant : int {
+  kLoopRotation1 = 0,  // R_B1F1, 9
+  kLoopOrigin1 = 9,    // p_B1F1, 3
+  kLoopRotation2 = 12,
+  kLoopOrigin2 = 21,
+  kLoopAxis = 24,   // unit axis in frame 1 (cut_revolute: also frame 2's axis)
+  kLoopAxis2 = 27,  // cut_universal: unit axis2 in frame 2
+  kLoopE1 = 30,     // cut_revolute, cut_planar_revolute: the in-plane basis of the axis (planar_basis)
+  kLoopE2 = 33,
+  kLoopLength = 36,  // distance, rod
+  kLoopConstantCount = 37,
+};
+
+// One loop-closure constraint: `rows` consecutive constraint equations from `row`. Every row of the loop has the
+// same structural columns: the velocity coordinates of the joints on the tree paths from body1 and body2 to the
+// root (path 1 first, then the part of path 2 below their lowest common body `lca`, which sits at slot
+// `lca_slot` of path 1); `slots` of them listed from `slot_start` in CompiledConstraints::slot_column.
+struct CompiledLoop {
+  int type;          // LoopType as int
+  int body1, body2;  // tree bodies, -1 = ground
+  int constants;     // offset of the loop constants block
+  int row, rows;
+  int slot_start, slots;
+  int path1_slots;     // slots of path 1 (path 2's own part follows them)
+  int lca, lca_slot;  // lowest common tree body of the two paths (-1 = ground) and its first slot in path 1
+};
+
+// q[v_index] = f(t): one equation at `row`, one structural column.
+struct CompiledDriver {
+  int v_index;
+  int time_function;
+  int row;
+  int slot_start;
+};
+
+enum LoopMethod : int { kLoopMethodNone = 0, kLoopMethodReduction = 1, kLoopMethodStandard = 2 };
+
+// Constraint structure, coordinate partition and the block-triangular order of the dependent coordinates
+// (loops/loop_structure.hpp). Row r of the Jacobian G has row_width[r] structural entries at columns
+// slot_column[row_slots[r] + s]; its values live at row_values[r] + s of an instance's value array.
+// Dependent coordinates are ordered block by block: block b owns dependent[block_start[b] .. block_start[b+1])
+// and the equal number of rows block_rows[block_start[b] ..); the rows of block b touch no dependent coordinate
+// of a later block, so blocks are solved in order (forward substitution by blocks).
+struct CompiledConstraints {
+  int m;  // scalar equations
+  int n_loops, n_drivers;
+  int method;             // LoopMethod
+  int named_independent;  // 1: the model names its independent coordinates
+  int n_independent;
+  int n_blocks, largest_block;
+  int n_values;   // length of an instance's Jacobian value array (sum of row widths)
+  int lu_values;  // sum of squared block sizes (factor storage)
+  int independent[kMaxIndependent];  // velocity indices, ascending
+  int dependent[kMaxConstraints];    // velocity indices, by block
+  int block_rows[kMaxConstraints];
+  int block_start[kMaxConstraints + 1];
+  int block_lu[kMaxConstraints + 1];   // offset of block b's factors (size^2) in the factor storage
+  int row_slots[kMaxConstraints];
+  int row_width[kMaxConstraints];
+  int row_values[kMaxConstraints];
+  int slot_column[kMaxConstraintSlots];
+  int slot_role[kMaxConstraintSlots];  // >= 0: position in dependent[]; < 0: -1 - position in independent[]
+  int role_of_column[kMaxBodies * 6];  // the same role by velocity index
+  CompiledLoop loops[kMaxLoops];
+  CompiledDriver drivers[kMaxDrivers];
+};
+
 struct CompiledTimeFunction {
   int kind;       // TimeFunctionKind
   int constants;  // offset of the packed coefficients
@@ -92,6 +166,7 @@ struct CompiledModel {
   CompiledForce forces[kMaxForces];
   CompiledTimeFunction time_functions[kMaxTimeFunctions];
   CompiledOutput outputs[kMaxOutputs];
+  CompiledConstraints constraints;  // m == 0 for tree models
 };
 
 static_assert(std::is_trivially_copyable<CompiledModel>::value, "CompiledModel must be memcpy-able to a device");

@@ -1,0 +1,186 @@
+#pragma once
+// Forward dynamics of a model with loops on the fast path: generalized accelerations vdot (nv) at a state (q, v)
+// that satisfies the constraints, with PartitionScratch holding the rows and G_u factors at q (project_positions)
+// and the dependent velocities solved (solve_velocities). Two methods (seed 004):
+//
+// Recursive coordinate reduction (sec. 3; coupled loops sec. 4.3). The velocity transformation
+// v = B v_ind, B = [I; -G_u^-1 G_v], and the acceleration offset b (vdot = B vdot_ind + b, G_u b_u = gamma) come
+// from the block-by-block solves, loop after loop; each body's nonholonomic partial velocities
+// Ptilde_k = dV_k/dv_ind (6 x ndof, eq. 58) and its acceleration at vdot_ind = 0 follow parent-first in one
+// pass, and Kane's equations in the independent speeds (eq. 57)
+//     sum_k Ptilde_k^T (I_k A_k + v_k x* I_k v_k - f_k) = B^T tau
+// give the ndof x ndof system Mhat vdot_ind = rhs with Mhat = sum_k Ptilde_k^T I_k Ptilde_k (seed 000 eq. 10a).
+// Cost O(n ndof^2 + ndof^3 + nnz(G) ndof + sum of block sizes cubed): linear in n and m for fixed degrees of
+// freedom and bounded loop size. Unlike the paper we do not triangularize through virtual bodies (eqs. 61-71):
+// with few degrees of freedom the ndof x ndof system is the cheaper end of the same reduction.
+//
+// Standard O(n) treatment (sec. 2.5): eta = the tree's unconstrained accelerations (articulated-body
+// algorithm), zeta = M^-1 G^T column by column (one articulated-body solve per constraint row, reusing the
+// articulated inertias), (G zeta) lambda = gamma - G eta, vdot = eta + zeta lambda. Cost O(n m + m^2 w + m^3)
+// (w: row width): the baseline the reduction is measured against (bench/loop_ladder_scaling.cpp).
+//
+// Host+device, templated on the scalar, no allocation.
+#include "dynamics/articulated_body.hpp"
+#include "loops/loop_solve.hpp"
+
+namespace myriad {
+
+template <class S>
+struct ReductionScratch {
+  S* B;        // nv x ndof, row-major
+  S* offset;   // b (nv)
+  Motion<S>* P;  // nb x ndof partial velocities (body coordinates)
+  Motion<S>* A;  // nb accelerations at vdot_ind = 0 (gravity as base acceleration)
+  S* M;        // ndof x ndof
+  S* rhs;      // ndof
+  int* pivots;  // ndof
+};
+
+template <class S>
+struct StandardScratch {
+  S* zeta;       // m x nv, row-major: row r = M^-1 G_r^T
+  S* A;          // m x m
+  S* lambda;     // m
+  int* pivots;   // m
+  S* tau;        // nv
+  S* u;          // nv
+  Force<S>* pA;  // nb
+  Motion<S>* a;  // nb
+};
+
+// The velocity transformation B and the acceleration offset b at the current q, v (rows evaluated with gamma).
+template <class S>
+MYRIAD_HD void velocity_transformation(const CompiledModel& model, PartitionScratch<S>& p, ReductionScratch<S>& r) {
+  const CompiledConstraints& c = model.constraints;
+  const int nv = model.nv, ndof = c.n_independent;
+  S* x = p.step;
+  for (int col = 0; col < ndof; ++col) {
+    for (int i = 0; i < ndof; ++i) x[c.independent[i]] = S(i == col ? 1 : 0);
+    for (int i = 0; i < c.m; ++i) p.rhs[i] = S(0);
+    solve_dependent(model, p.rows, p.factors, p.rhs, x, p.small);
+    for (int i = 0; i < nv; ++i) r.B[i * ndof + col] = x[i];
+  }
+  for (int i = 0; i < ndof; ++i) r.offset[c.independent[i]] = S(0);
+  solve_dependent(model, p.rows, p.factors, p.rows.gamma, r.offset, p.small);
+}
+
+// Kane's equations in the independent speeds; writes Mhat into r.M (unfactored copy kept when mass_out) and
+// vdot (nv). Needs tree_kinematics at (q, v), applied_forces, and rows with gamma at (q, v). False when Mhat is
+// singular.
+template <class S, class K>
+MYRIAD_HD bool reduced_accelerations(const CompiledModel& model, const K& k, TreeWorkspace<S>& w,
+                                     PartitionScratch<S>& p, ReductionScratch<S>& r, S* vdot, S* mass_out) {
+  const CompiledConstraints& c = model.constraints;
+  const int nb = model.n_bodies, ndof = c.n_independent;
+  velocity_transformation(model, p, r);
+  for (int i = 0; i < ndof * ndof; ++i) r.M[i] = S(0);
+  for (int i = 0; i < ndof; ++i) r.rhs[i] = S(0);
+  const Motion<S> a_base = base_acceleration<S>(model, k);
+  for (int i = 0; i < nb; ++i) {
+    const CompiledJoint& joint = model.joints[i];
+    const int parent = joint.parent;
+    Motion<S> A = (parent < 0 ? motion_to_b(w.X_parent[i], a_base) : motion_to_b(w.X_parent[i], r.A[parent])) +
+                  w.bias[i];
+    for (int a = 0; a < joint.nv; ++a) A += r.offset[joint.v_index + a] * w.subspace[joint.v_index + a];
+    r.A[i] = A;
+    Motion<S>* P = r.P + i * ndof;
+    for (int col = 0; col < ndof; ++col) {
+      Motion<S> Pc = parent < 0 ? Motion<S>::zero() : motion_to_b(w.X_parent[i], r.P[parent * ndof + col]);
+      for (int a = 0; a < joint.nv; ++a) Pc += r.B[(joint.v_index + a) * ndof + col] * w.subspace[joint.v_index + a];
+      P[col] = Pc;
+    }
+    const SpatialInertia<S> I = body_inertia<S>(model, k, i);
+    const Force<S> h = I * A + cross_force(w.velocity[i], I * w.velocity[i]) - w.f_ext[i];
+    for (int col = 0; col < ndof; ++col) {
+      const Force<S> IP = I * P[col];
+      for (int row = 0; row <= col; ++row) r.M[row * ndof + col] += dot(P[row], IP);
+      r.rhs[col] -= dot(P[col], h);
+    }
+  }
+  for (int row = 0; row < ndof; ++row)
+    for (int col = 0; col < row; ++col) r.M[row * ndof + col] = r.M[col * ndof + row];
+  for (int v = 0; v < model.nv; ++v)
+    for (int col = 0; col < ndof; ++col) r.rhs[col] += r.B[v * ndof + col] * w.tau[v];
+  if (mass_out)
+    for (int i = 0; i < ndof * ndof; ++i) mass_out[i] = r.M[i];
+  if (!lu_factor_scalar(ndof, r.M, r.pivots)) return false;
+  lu_solve_scalar(ndof, r.M, r.pivots, r.rhs);
+  for (int v = 0; v < model.nv; ++v) {
+    S sum = r.offset[v];
+    for (int col = 0; col < ndof; ++col) sum += r.B[v * ndof + col] * r.rhs[col];
+    vdot[v] = sum;
+  }
+  return true;
+}
+
+// x = M^-1 tau for the articulated inertias already in w (articulated_body_accelerations ran at this q): the
+// articulated-body recursions without velocity terms or gravity. O(n).
+template <class S>
+MYRIAD_HD void articulated_solve(const CompiledModel& model, const TreeWorkspace<S>& w, const S* tau,
+                                 StandardScratch<S>& s, S* x) {
+  const int nb = model.n_bodies;
+  for (int i = 0; i < nb; ++i) s.pA[i] = Force<S>::zero();
+  for (int i = nb - 1; i >= 0; --i) {
+    const CompiledJoint& joint = model.joints[i];
+    const int n = joint.nv, v0 = joint.v_index;
+    for (int a = 0; a < n; ++a) s.u[v0 + a] = tau[v0 + a] - dot(w.subspace[v0 + a], s.pA[i]);
+    if (joint.parent < 0) continue;
+    Force<S> pa = s.pA[i];
+    for (int a = 0; a < n; ++a) {
+      S Dinv_u = S(0);
+      for (int b = 0; b < n; ++b) Dinv_u += w.D_inv[36 * i + a * n + b] * s.u[v0 + b];
+      pa += Dinv_u * w.U[v0 + a];
+    }
+    s.pA[joint.parent] += force_to_a(w.X_parent[i], pa);
+  }
+  for (int i = 0; i < nb; ++i) {
+    const CompiledJoint& joint = model.joints[i];
+    const int n = joint.nv, v0 = joint.v_index;
+    Motion<S> a = joint.parent < 0 ? Motion<S>::zero() : motion_to_b(w.X_parent[i], s.a[joint.parent]);
+    S rhs[6];
+    for (int b = 0; b < n; ++b) rhs[b] = s.u[v0 + b] - dot(a, w.U[v0 + b]);
+    for (int row = 0; row < n; ++row) {
+      S sum = S(0);
+      for (int b = 0; b < n; ++b) sum += w.D_inv[36 * i + row * n + b] * rhs[b];
+      x[v0 + row] = sum;
+    }
+    for (int b = 0; b < n; ++b) a += x[v0 + b] * w.subspace[v0 + b];
+    s.a[i] = a;
+  }
+}
+
+// Standard O(n) treatment with constraint forces. Needs tree_kinematics at (q, v), applied_forces, rows with
+// gamma. False on a singular joint inertia or a singular G M^-1 G^T.
+template <class S, class K>
+MYRIAD_HD bool standard_accelerations(const CompiledModel& model, const K& k, TreeWorkspace<S>& w,
+                                      PartitionScratch<S>& p, StandardScratch<S>& s, S* vdot) {
+  const CompiledConstraints& c = model.constraints;
+  const int nv = model.nv, m = c.m;
+  if (!articulated_body_accelerations(model, k, w, vdot)) return false;  // eta
+  for (int r = 0; r < m; ++r) {
+    for (int v = 0; v < nv; ++v) s.tau[v] = S(0);
+    const S* g = p.rows.g + c.row_values[r];
+    const int* column = c.slot_column + c.row_slots[r];
+    for (int j = 0; j < c.row_width[r]; ++j) s.tau[column[j]] += g[j];
+    articulated_solve(model, w, s.tau, s, s.zeta + r * nv);
+  }
+  for (int r = 0; r < m; ++r) {
+    const S* g = p.rows.g + c.row_values[r];
+    const int* column = c.slot_column + c.row_slots[r];
+    S rhs = p.rows.gamma[r];
+    for (int j = 0; j < c.row_width[r]; ++j) rhs -= g[j] * vdot[column[j]];
+    s.lambda[r] = rhs;
+    for (int r2 = 0; r2 < m; ++r2) {
+      S sum = S(0);
+      for (int j = 0; j < c.row_width[r]; ++j) sum += g[j] * s.zeta[r2 * nv + column[j]];
+      s.A[r * m + r2] = sum;
+    }
+  }
+  if (!lu_factor_scalar(m, s.A, s.pivots)) return false;
+  lu_solve_scalar(m, s.A, s.pivots, s.lambda);
+  for (int r = 0; r < m; ++r)
+    for (int v = 0; v < nv; ++v) vdot[v] += s.zeta[r * nv + v] * s.lambda[r];
+  return true;
+}
+
+}  // namespace myriad

@@ -1,0 +1,244 @@
+#pragma once
+// The state-space ODE of a model with loops (seed 000 eqs. 8-10): state (x, w) = the independent coordinates
+// and their rates; x'' = the independent part of the constrained accelerations. Each evaluation recovers the
+// dependent coordinates (Newton, warm-started from the previous evaluation) and velocities, then runs the model's
+// loop method (loops/loop_dynamics.hpp). The first-order view (LoopOde, for RK4 and DOPRI5) and the second-order
+// view (LoopSecondOrder, for RN4 and ROS2) share one evaluation; the second adds exact Jacobians by Dual passes
+// (the dependent coordinates' derivatives through one Newton correction in Dual arithmetic, see
+// newton_correction) and Mhat of seed 000 eq. 10a from the reduction. Host+device, no allocation.
+#include <cstddef>
+
+#include "core/dual.hpp"
+#include "dynamics/tree_second_order.hpp"
+#include "loops/loop_dynamics.hpp"
+
+namespace myriad {
+
+// All per-instance scratch of one scalar type.
+template <class S>
+struct LoopScratch {
+  S* q;     // nq (== nv): the full coordinates, kept between evaluations as Newton's warm start
+  S* v;     // nv
+  S* vdot;  // nv
+  TreeWorkspace<S> tree;
+  PartitionScratch<S> partition;
+  ReductionScratch<S> reduction;
+  StandardScratch<S> standard;  // carved only for the standard method
+};
+
+template <class S>
+MYRIAD_HD LoopScratch<S> carve_loop_scratch(const CompiledModel& model, void* buffer, std::size_t* bytes_used) {
+  const CompiledConstraints& c = model.constraints;
+  const int nv = model.nv > 0 ? model.nv : 1, nb = model.n_bodies, m = c.m > 0 ? c.m : 1;
+  const int ndof = c.n_independent > 0 ? c.n_independent : 1;
+  unsigned char* start = static_cast<unsigned char*>(buffer);
+  unsigned char* cursor = start;
+  LoopScratch<S> s;
+  s.q = detail::carve<S>(cursor, nv);
+  s.v = detail::carve<S>(cursor, nv);
+  s.vdot = detail::carve<S>(cursor, nv);
+  s.partition.rows.phi = detail::carve<S>(cursor, m);
+  s.partition.rows.g = detail::carve<S>(cursor, c.n_values > 0 ? c.n_values : 1);
+  s.partition.rows.phi_t = detail::carve<S>(cursor, m);
+  s.partition.rows.gamma = detail::carve<S>(cursor, m);
+  s.partition.factors.lu = detail::carve<S>(cursor, c.lu_values > 0 ? c.lu_values : 1);
+  s.partition.factors.pivots = detail::carve<int>(cursor, m);
+  s.partition.a0 = detail::carve<Motion<S>>(cursor, nb);
+  s.partition.rhs = detail::carve<S>(cursor, m);
+  s.partition.step = detail::carve<S>(cursor, nv);
+  s.partition.small = detail::carve<S>(cursor, c.largest_block > 0 ? c.largest_block : 1);
+  s.reduction.B = detail::carve<S>(cursor, nv * ndof);
+  s.reduction.offset = detail::carve<S>(cursor, nv);
+  s.reduction.P = detail::carve<Motion<S>>(cursor, nb * ndof);
+  s.reduction.A = detail::carve<Motion<S>>(cursor, nb);
+  s.reduction.M = detail::carve<S>(cursor, ndof * ndof);
+  s.reduction.rhs = detail::carve<S>(cursor, ndof);
+  s.reduction.pivots = detail::carve<int>(cursor, ndof);
+  s.standard = StandardScratch<S>{};
+  if (c.method == kLoopMethodStandard) {
+    s.standard.zeta = detail::carve<S>(cursor, m * nv);
+    s.standard.A = detail::carve<S>(cursor, m * m);
+    s.standard.lambda = detail::carve<S>(cursor, m);
+    s.standard.pivots = detail::carve<int>(cursor, m);
+    s.standard.tau = detail::carve<S>(cursor, nv);
+    s.standard.u = detail::carve<S>(cursor, nv);
+    s.standard.pA = detail::carve<Force<S>>(cursor, nb);
+    s.standard.a = detail::carve<Motion<S>>(cursor, nb);
+  }
+  std::size_t tree_bytes = 0;
+  s.tree = carve_tree_workspace<S>(model, cursor, &tree_bytes);
+  cursor = reinterpret_cast<unsigned char*>(reinterpret_cast<std::size_t>(cursor) + tree_bytes);
+  if (bytes_used) *bytes_used = static_cast<std::size_t>(cursor - start) + 64;
+  return s;
+}
+
+template <class S>
+std::size_t loop_scratch_bytes(const CompiledModel& model) {
+  std::size_t bytes = 0;
+  carve_loop_scratch<S>(model, nullptr, &bytes);
+  return bytes;
+}
+
+enum class LoopFailure : int { none = 0, projection = 1, singular = 2 };
+
+// Constrained accelerations s.vdot at time t for s.q, s.v whose independent entries are set: the dependent
+// coordinates by Newton (newton == true) or by one Dual correction from the converged s.q (newton == false),
+// dependent velocities, then the model's loop method (or `method` when not kLoopMethodNone). Leaves the
+// kinematics of s.tree at (q, v). Mhat into mass_out when given (reduction only).
+template <class S, class K, class T>
+MYRIAD_HD LoopFailure loop_accelerations(const CompiledModel& model, const K& k, const T& t, LoopScratch<S>& s,
+                                         bool newton, int method, S* mass_out) {
+  const bool projected = newton ? project_positions(model, k, t, s.q, s.v, s.tree, s.partition)
+                                : newton_correction(model, k, t, s.q, s.v, s.tree, s.partition);
+  if (!projected) return LoopFailure::projection;
+  if (!newton) {  // rows and factors at the corrected q, with its derivatives
+    tree_kinematics(model, k, s.q, s.v, s.tree);
+    evaluate_constraint_rows(model, k, t, s.q, s.tree, s.partition.a0, s.partition.rows);
+    if (!factor_dependent_blocks(model, s.partition.rows, s.partition.factors)) return LoopFailure::singular;
+  }
+  solve_velocities(model, s.partition, s.v);
+  tree_kinematics(model, k, s.q, s.v, s.tree);
+  bias_accelerations(model, s.tree, s.partition.a0);
+  evaluate_constraint_rows(model, k, t, s.q, s.tree, s.partition.a0, s.partition.rows);
+  applied_forces(model, k, t, s.q, s.v, s.tree);
+  const int use = method != kLoopMethodNone ? method : model.constraints.method;
+  const bool ok = use == kLoopMethodStandard && s.standard.zeta
+                      ? standard_accelerations(model, k, s.tree, s.partition, s.standard, s.vdot)
+                      : reduced_accelerations(model, k, s.tree, s.partition, s.reduction, s.vdot, mass_out);
+  return ok ? LoopFailure::none : LoopFailure::singular;
+}
+
+// First-order state-space ODE y = (x_ind, v_ind) (src/integrators/ode_system.hpp).
+template <class K>
+struct LoopOde {
+  const CompiledModel* model;
+  K constants;
+  LoopScratch<double> s;
+  LoopFailure failure;
+
+  MYRIAD_HD int dimension() const { return 2 * model->constraints.n_independent; }
+
+  // Full coordinates, velocities and accelerations at (t, y) into s.q, s.v, s.vdot.
+  MYRIAD_HD bool expand(double t, const double* y) {
+    const CompiledConstraints& c = model->constraints;
+    const int ndof = c.n_independent;
+    for (int i = 0; i < ndof; ++i) {
+      s.q[c.independent[i]] = y[i];
+      s.v[c.independent[i]] = y[ndof + i];
+    }
+    failure = loop_accelerations(*model, constants, t, s, true, kLoopMethodNone, static_cast<double*>(nullptr));
+    if (failure != LoopFailure::none) return false;
+    for (int i = 0; i < model->nv; ++i)
+      if (!is_finite(s.vdot[i]) || !is_finite(s.v[i])) return false;
+    return true;
+  }
+
+  MYRIAD_HD bool derivative(double t, const double* y, double* dydt) {
+    if (!expand(t, y)) return false;
+    const CompiledConstraints& c = model->constraints;
+    const int ndof = c.n_independent;
+    for (int i = 0; i < ndof; ++i) {
+      dydt[i] = y[ndof + i];
+      dydt[ndof + i] = s.vdot[c.independent[i]];
+    }
+    return true;
+  }
+
+  MYRIAD_HD bool rebase(double, double*) { return false; }
+
+  // Consistent initial state from q, v (dependent entries are guesses) at t; writes y. False when Newton fails.
+  MYRIAD_HD bool initialize(double t, const double* q, const double* v, double* y) {
+    for (int i = 0; i < model->nv; ++i) {
+      s.q[i] = q[i];
+      s.v[i] = v[i];
+    }
+    const CompiledConstraints& c = model->constraints;
+    const int ndof = c.n_independent;
+    for (int i = 0; i < ndof; ++i) {
+      y[i] = q[c.independent[i]];
+      y[ndof + i] = v[c.independent[i]];
+    }
+    return expand(t, y);
+  }
+};
+
+// Second-order view for the Rosenbrock integrators (src/integrators/second_order_system.hpp): x = x_ind,
+// w = v_ind. Shares the double scratch with a LoopOde (same warm start); owns a Dual scratch.
+template <class K>
+struct LoopSecondOrder {
+  LoopOde<K>* ode;
+  LoopScratch<JacobianDual> dual;
+
+  MYRIAD_HD int dimension() const { return ode->model->constraints.n_independent; }
+
+  MYRIAD_HD bool acceleration(double t, const double* x, const double* w, double* f) {
+    const int n = dimension();
+    for (int i = 0; i < n; ++i) {
+      ode->s.q[ode->model->constraints.independent[i]] = x[i];
+      ode->s.v[ode->model->constraints.independent[i]] = w[i];
+    }
+    ode->failure = loop_accelerations(*ode->model, ode->constants, t, ode->s, true, kLoopMethodNone,
+                                      static_cast<double*>(nullptr));
+    if (ode->failure != LoopFailure::none) return false;
+    for (int i = 0; i < n; ++i) {
+      f[i] = ode->s.vdot[ode->model->constraints.independent[i]];
+      if (!is_finite(f[i])) return false;
+    }
+    return true;
+  }
+
+  // Exact f, J1, J2, f_t: a double evaluation (Newton to convergence), then Dual passes of kJacobianChunk
+  // directions over (x, w, t) from the converged coordinates.
+  MYRIAD_HD bool jacobians(double t, const double* x, const double* w, double* f, double* J1, double* J2,
+                           double* f_t) {
+    if (!acceleration(t, x, w, f)) return false;
+    const CompiledModel& model = *ode->model;
+    const CompiledConstraints& c = model.constraints;
+    const int n = c.n_independent, nv = model.nv;
+    const bool timed = model.n_time_functions > 0;
+    const int directions = 2 * n + (timed ? 1 : 0);
+    if (!timed)
+      for (int i = 0; i < n; ++i) f_t[i] = 0.0;
+    for (int first = 0; first < directions; first += kJacobianChunk) {
+      for (int i = 0; i < nv; ++i) {
+        dual.q[i] = JacobianDual(ode->s.q[i]);
+        dual.v[i] = JacobianDual(ode->s.v[i]);
+      }
+      for (int i = 0; i < n; ++i) {
+        dual.q[c.independent[i]] = JacobianDual::variable(x[i], i - first);
+        dual.v[c.independent[i]] = JacobianDual::variable(w[i], n + i - first);
+      }
+      const JacobianDual t_dual = JacobianDual::variable(t, timed ? 2 * n - first : -1);
+      if (loop_accelerations(model, ode->constants, t_dual, dual, false, kLoopMethodNone,
+                             static_cast<JacobianDual*>(nullptr)) != LoopFailure::none)
+        return false;
+      for (int slot = 0; slot < kJacobianChunk && first + slot < directions; ++slot) {
+        const int j = first + slot;
+        for (int i = 0; i < n; ++i) {
+          const double derivative = dual.vdot[c.independent[i]].d[slot];
+          if (!is_finite(derivative)) return false;
+          if (j < n)
+            J1[i * n + j] = derivative;
+          else if (j < 2 * n)
+            J2[i * n + (j - n)] = derivative;
+          else
+            f_t[i] = derivative;
+        }
+      }
+    }
+    return true;
+  }
+
+  // Mhat = B^T M B (seed 000 eq. 10a) at the independent coordinates x (velocities as last evaluated).
+  MYRIAD_HD bool mass_matrix(double t, const double* x, double* M) {
+    const CompiledConstraints& c = ode->model->constraints;
+    for (int i = 0; i < c.n_independent; ++i) ode->s.q[c.independent[i]] = x[i];
+    ode->failure = loop_accelerations(*ode->model, ode->constants, t, ode->s, true, kLoopMethodReduction, M);
+    return ode->failure == LoopFailure::none;
+  }
+
+  MYRIAD_HD bool rebase(double, double*, double*) { return false; }
+
+};
+
+}  // namespace myriad

@@ -1,0 +1,265 @@
+#include "loops/loop_structure.hpp"
+
+#include <algorithm>
+#include <functional>
+#include <stdexcept>
+#include <string>
+
+#include "constraints/assembly.hpp"
+#include "constraints/constraint_equations.hpp"
+
+namespace myriad::loops {
+namespace {
+
+void fail(const std::string& what) { throw std::invalid_argument("compile: " + what); }
+
+// Velocity columns of the joints from tree body `body` up to (not including) `stop` (-1: to the root), in walk
+// order, with the bodies visited.
+void path_columns(const CompiledModel& c, int body, int stop, std::vector<int>& columns, std::vector<int>* bodies) {
+  for (int b = body; b >= 0 && b != stop; b = c.joints[b].parent) {
+    if (bodies) bodies->push_back(b);
+    for (int a = 0; a < c.joints[b].nv; ++a) columns.push_back(c.joints[b].v_index + a);
+  }
+}
+
+// Maximum matching of rows to dependent columns by augmenting paths (Kuhn). O(m * nnz).
+bool perfect_matching(int m, const std::vector<std::vector<int>>& row_deps, std::vector<int>& row_of_dep) {
+  row_of_dep.assign(static_cast<size_t>(m), -1);
+  std::vector<int> seen(static_cast<size_t>(m), -1);
+  std::function<bool(int, int)> augment = [&](int row, int stamp) {
+    for (int d : row_deps[static_cast<size_t>(row)]) {
+      if (seen[static_cast<size_t>(d)] == stamp) continue;
+      seen[static_cast<size_t>(d)] = stamp;
+      if (row_of_dep[static_cast<size_t>(d)] < 0 || augment(row_of_dep[static_cast<size_t>(d)], stamp)) {
+        row_of_dep[static_cast<size_t>(d)] = row;
+        return true;
+      }
+    }
+    return false;
+  };
+  for (int r = 0; r < m; ++r)
+    if (!augment(r, r)) return false;
+  return true;
+}
+
+// Strongly connected components of the graph row -> rows it needs first, in an order where every component
+// comes after those it needs (Tarjan emits sinks first). Iterative, so deep ladders cannot overflow the stack.
+std::vector<std::vector<int>> components_in_solve_order(const std::vector<std::vector<int>>& needs) {
+  const int n = static_cast<int>(needs.size());
+  std::vector<int> index(static_cast<size_t>(n), -1), low(static_cast<size_t>(n), 0), on_stack(static_cast<size_t>(n), 0);
+  std::vector<int> stack;
+  std::vector<std::vector<int>> components;
+  int counter = 0;
+  struct Frame {
+    int node;
+    size_t next;
+  };
+  for (int root = 0; root < n; ++root) {
+    if (index[static_cast<size_t>(root)] >= 0) continue;
+    std::vector<Frame> call{{root, 0}};
+    index[static_cast<size_t>(root)] = low[static_cast<size_t>(root)] = counter++;
+    stack.push_back(root);
+    on_stack[static_cast<size_t>(root)] = 1;
+    while (!call.empty()) {
+      Frame& f = call.back();
+      const auto& out = needs[static_cast<size_t>(f.node)];
+      if (f.next < out.size()) {
+        const int w = out[f.next++];
+        if (index[static_cast<size_t>(w)] < 0) {
+          index[static_cast<size_t>(w)] = low[static_cast<size_t>(w)] = counter++;
+          stack.push_back(w);
+          on_stack[static_cast<size_t>(w)] = 1;
+          call.push_back({w, 0});
+        } else if (on_stack[static_cast<size_t>(w)]) {
+          low[static_cast<size_t>(f.node)] = std::min(low[static_cast<size_t>(f.node)], index[static_cast<size_t>(w)]);
+        }
+        continue;
+      }
+      const int v = f.node;
+      call.pop_back();
+      if (!call.empty())
+        low[static_cast<size_t>(call.back().node)] =
+            std::min(low[static_cast<size_t>(call.back().node)], low[static_cast<size_t>(v)]);
+      if (low[static_cast<size_t>(v)] == index[static_cast<size_t>(v)]) {
+        std::vector<int> component;
+        int w = -1;
+        do {
+          w = stack.back();
+          stack.pop_back();
+          on_stack[static_cast<size_t>(w)] = 0;
+          component.push_back(w);
+        } while (w != v);
+        std::sort(component.begin(), component.end());
+        components.push_back(component);
+      }
+    }
+  }
+  return components;
+}
+
+}  // namespace
+
+const char* loop_method_name(int method) {
+  switch (method) {
+    case kLoopMethodReduction: return "recursive coordinate reduction";
+    case kLoopMethodStandard: return "standard O(n) with constraint forces";
+    default: return "none (tree)";
+  }
+}
+
+void build_loop_structure(const Model& model, const std::vector<int>& loop_constants,
+                          const std::vector<int>& driver_functions, CompiledModel& compiled) {
+  CompiledConstraints& c = compiled.constraints;
+  c = CompiledConstraints{};
+  if (model.loops.empty() && model.drivers.empty()) return;
+  if (compiled.has_quaternions)
+    fail("model '" + model.name +
+         "' has loops or drivers and a spherical or free joint; the fast path's loop code needs joints whose "
+         "coordinates are their own rates (use a universal + revolute chain, or the reference backend)");
+  for (const Loop& loop : model.loops)
+    if (loop.type == LoopType::rod)
+      fail("loop '" + loop.name + "': rods (lumped inertia, seed 001 eqs. 18-19) run on the reference path only");
+  if (model.loops.size() > static_cast<size_t>(kMaxLoops)) fail("more than " + std::to_string(kMaxLoops) + " loops");
+  if (model.drivers.size() > static_cast<size_t>(kMaxDrivers))
+    fail("more than " + std::to_string(kMaxDrivers) + " drivers");
+  const int m = constraints::constraint_count(model);
+  const int nv = compiled.nv;
+  if (m > kMaxConstraints) fail(std::to_string(m) + " constraint equations, more than " + std::to_string(kMaxConstraints));
+  c.m = m;
+  c.n_loops = static_cast<int>(model.loops.size());
+  c.n_drivers = static_cast<int>(model.drivers.size());
+
+  // Structural columns, loop by loop (shared by the loop's rows), then one per driver.
+  std::vector<int> slots;
+  std::vector<std::vector<int>> row_columns(static_cast<size_t>(m));
+  int row = 0, values = 0;
+  auto tree = [&](int body) { return body < 0 ? -1 : compiled.tree_body[body]; };
+  for (size_t l = 0; l < model.loops.size(); ++l) {
+    const Loop& loop = model.loops[l];
+    CompiledLoop& cl = c.loops[l];
+    cl.type = static_cast<int>(loop.type);
+    cl.body1 = tree(loop.body1);
+    cl.body2 = tree(loop.body2);
+    cl.constants = loop_constants[l];
+    cl.row = row;
+    cl.rows = loop_equation_count(loop.type);
+    std::vector<int> columns, path1;
+    path_columns(compiled, cl.body1, -1, columns, &path1);
+    // The lowest body of path 2 that path 1 also visits.
+    int lca = -1;
+    for (int b = cl.body2; b >= 0; b = compiled.joints[b].parent)
+      if (std::find(path1.begin(), path1.end(), b) != path1.end()) {
+        lca = b;
+        break;
+      }
+    cl.path1_slots = static_cast<int>(columns.size());
+    int lca_slot = static_cast<int>(columns.size());
+    {
+      int offset = 0;
+      for (int b : path1) {
+        if (b == lca) lca_slot = offset;
+        offset += compiled.joints[b].nv;
+      }
+    }
+    path_columns(compiled, cl.body2, lca, columns, nullptr);
+    cl.slot_start = static_cast<int>(slots.size());
+    cl.slots = static_cast<int>(columns.size());
+    cl.lca = lca;
+    cl.lca_slot = lca_slot;
+    slots.insert(slots.end(), columns.begin(), columns.end());
+    for (int r = 0; r < cl.rows; ++r, ++row) {
+      c.row_slots[row] = cl.slot_start;
+      c.row_width[row] = cl.slots;
+      c.row_values[row] = values;
+      values += cl.slots;
+      row_columns[static_cast<size_t>(row)] = columns;
+    }
+  }
+  for (size_t d = 0; d < model.drivers.size(); ++d, ++row) {
+    const Driver& driver = model.drivers[d];
+    CompiledDriver& cd = c.drivers[d];
+    cd.v_index = compiled.joints[driver.joint].v_index + driver.index;
+    cd.time_function = driver_functions[d];
+    cd.row = row;
+    cd.slot_start = static_cast<int>(slots.size());
+    slots.push_back(cd.v_index);
+    c.row_slots[row] = cd.slot_start;
+    c.row_width[row] = 1;
+    c.row_values[row] = values++;
+    row_columns[static_cast<size_t>(row)] = {cd.v_index};
+  }
+  if (slots.size() > static_cast<size_t>(kMaxConstraintSlots))
+    fail(std::to_string(slots.size()) + " structural Jacobian columns over all loops, more than " +
+         std::to_string(kMaxConstraintSlots));
+  std::copy(slots.begin(), slots.end(), c.slot_column);
+  c.n_values = values;
+
+  // Partition: validated (and, without named coordinates, chosen) by assembling the nominal model.
+  const constraints::AssemblyResult assembly = constraints::assemble(model);
+  if (assembly.status != constraints::AssemblyStatus::ok)
+    fail("model '" + model.name + "' does not assemble at its initial state (" +
+         constraints::assembly_status_name(assembly.status) + "): " + assembly.message);
+  c.named_independent = model.independent.empty() ? 0 : 1;
+  std::vector<int> independent = assembly.independent;
+  std::sort(independent.begin(), independent.end());
+  if (static_cast<int>(independent.size()) > kMaxIndependent)
+    fail(std::to_string(independent.size()) + " degrees of freedom, more than " + std::to_string(kMaxIndependent));
+  if (static_cast<int>(independent.size()) != nv - m)
+    fail("the partition leaves " + std::to_string(nv - static_cast<int>(independent.size())) +
+         " dependent coordinates for " + std::to_string(m) + " equations");
+  c.n_independent = static_cast<int>(independent.size());
+  std::vector<int> role(static_cast<size_t>(nv), 0), dependent_columns;
+  for (int i = 0; i < c.n_independent; ++i) {
+    c.independent[i] = independent[static_cast<size_t>(i)];
+    role[static_cast<size_t>(independent[static_cast<size_t>(i)])] = -1 - i;
+  }
+  std::vector<int> dep_position(static_cast<size_t>(nv), -1);
+  for (int v = 0; v < nv; ++v)
+    if (role[static_cast<size_t>(v)] == 0) {
+      dep_position[static_cast<size_t>(v)] = static_cast<int>(dependent_columns.size());
+      dependent_columns.push_back(v);
+    }
+
+  // Block lower-triangular order of G_u.
+  std::vector<std::vector<int>> row_deps(static_cast<size_t>(m));
+  for (int r = 0; r < m; ++r)
+    for (int col : row_columns[static_cast<size_t>(r)])
+      if (dep_position[static_cast<size_t>(col)] >= 0) row_deps[static_cast<size_t>(r)].push_back(dep_position[static_cast<size_t>(col)]);
+  std::vector<int> row_of_dep;
+  if (!perfect_matching(m, row_deps, row_of_dep))
+    fail("model '" + model.name + "': the dependent coordinates cannot be matched to the constraint equations");
+  std::vector<std::vector<int>> needs(static_cast<size_t>(m));
+  for (int r = 0; r < m; ++r)
+    for (int d : row_deps[static_cast<size_t>(r)]) {
+      const int other = row_of_dep[static_cast<size_t>(d)];
+      if (other != r) needs[static_cast<size_t>(r)].push_back(other);
+    }
+  const std::vector<std::vector<int>> blocks = components_in_solve_order(needs);
+  std::vector<int> dep_of_row(static_cast<size_t>(m));
+  for (int d = 0; d < m; ++d) dep_of_row[static_cast<size_t>(row_of_dep[static_cast<size_t>(d)])] = d;
+  int position = 0, lu = 0;
+  c.n_blocks = static_cast<int>(blocks.size());
+  c.largest_block = 0;
+  for (size_t b = 0; b < blocks.size(); ++b) {
+    c.block_start[b] = position;
+    c.block_lu[b] = lu;
+    const int size = static_cast<int>(blocks[b].size());
+    lu += size * size;
+    c.largest_block = std::max(c.largest_block, size);
+    for (int r : blocks[b]) {
+      const int column = dependent_columns[static_cast<size_t>(dep_of_row[static_cast<size_t>(r)])];
+      c.block_rows[position] = r;
+      c.dependent[position] = column;
+      role[static_cast<size_t>(column)] = position;
+      ++position;
+    }
+  }
+  c.block_start[blocks.size()] = position;
+  c.block_lu[blocks.size()] = lu;
+  c.lu_values = lu;
+  for (int v = 0; v < nv; ++v) c.role_of_column[v] = role[static_cast<size_t>(v)];
+  for (size_t s = 0; s < slots.size(); ++s) c.slot_role[s] = role[static_cast<size_t>(slots[s])];
+  c.method = c.largest_block <= kReductionLargestBlock ? kLoopMethodReduction : kLoopMethodStandard;
+}
+
+}  // namespace myriad::loops
