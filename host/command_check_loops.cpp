@@ -57,7 +57,7 @@ int run_check_loops(const Model& model, const CompiledModel& compiled, const Che
   initial_state(model, q0.data(), v0.data());
   std::mt19937_64 rng(options.seed);
   std::uniform_real_distribution<double> time(0.0, 1.0), shift(-0.5, 0.5), rate(-2.0, 2.0);
-  double worst_reduction = 0.0, worst_standard = 0.0;
+  double worst_reduction = 0.0, worst_standard = 0.0, worst_condition = 0.0;
   Residuals fast, reference_path;
   int checked = 0, skipped = 0;
   for (int s = 0; s < options.states; ++s) {
@@ -76,6 +76,9 @@ int run_check_loops(const Model& model, const CompiledModel& compiled, const Che
       ++skipped;  // a random independent state the mechanism cannot reach
       continue;
     }
+    std::vector<double> small(static_cast<size_t>(std::max(1, compiled.constraints.largest_block)));
+    worst_condition = std::max(worst_condition, dependent_condition(*both, ode.s.partition.rows,
+                                                                    ode.s.partition.factors, small.data()));
     const VectorXd q_fast = Eigen::Map<const VectorXd>(ode.s.q, nv);
     const VectorXd v_fast = Eigen::Map<const VectorXd>(ode.s.v, nv);
     ode.failure = loop_accelerations(*both, k, t, ode.s, true, kLoopMethodReduction, static_cast<double*>(nullptr));
@@ -113,7 +116,8 @@ int run_check_loops(const Model& model, const CompiledModel& compiled, const Che
   std::cout << "model: " << model.name << "  states: " << checked << " checked, " << skipped
             << " unreachable skipped  seed: " << options.seed << '\n'
             << "n = " << nv << "  m = " << m << "  ndof = " << ndof << "  loop method: "
-            << loops::loop_method_name(compiled.constraints.method) << '\n'
+            << loops::loop_method_name(compiled.constraints.method)
+            << "  max condition of the blocks of Phi_u (1-norm): " << worst_condition << '\n'
             << "max |a_fast - a_ref| / max(1, max|a_ref|) = " << worst_reduction
             << "  (recursive coordinate reduction vs reference augmented system)\n"
             << "max |a_fast - a_ref| / max(1, max|a_ref|) = " << worst_standard

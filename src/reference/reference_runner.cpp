@@ -284,6 +284,11 @@ InstanceStatus simulate_instance_reference(const Model& literal, const CompiledM
 EnsembleResult run_ensemble_reference(const Model& model, const CompiledModel& compiled,
                                       const Ensemble& ensemble, const RunSpec& spec,
                                       const std::vector<double>& output_times, int threads) {
+  if (compiled.constraints.m > 0)
+    throw std::invalid_argument(
+        "reference backend: model '" + model.name +
+        "' has loops or drivers; its integration runs on the cpu and cuda backends (the reference augmented "
+        "system of seed 000 eq. 3 checks their accelerations in `myriad check` and the tests)");
   if (ensemble.n_parameters != static_cast<int>(model.parameters.size()) || ensemble.nq != compiled.nq ||
       ensemble.nv != compiled.nv || ensemble.n_constants != compiled.n_constants)
     throw std::invalid_argument("run_ensemble_reference: the ensemble was not built for model '" +

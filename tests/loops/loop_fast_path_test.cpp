@@ -191,5 +191,59 @@ TEST(LoopPhysics, DrivenSliderCrankFollowsItsKinematicSolution) {
   EXPECT_LE(worst_rate, 1e-8);
 }
 
+// Seed 000's state-space RN4 on loop models (Pi from Mhat of eq. 10a, Jacobians through the partitioning):
+// at rtol 1e-6 every loop model agrees with a tight DOPRI5 run to 1e-5 over its default end time.
+TEST(LoopPhysics, Rn4AgreesWithTightDopri5OnLoopModels) {
+  for (const char* file : {"loops/four_bar.json", "loops/andrews_squeezer.json", "loops/five_bar.json",
+                           "loops/ladder/ladder_L4.json"}) {
+    SCOPED_TRACE(file);
+    const Model loaded = load_model_file(model_path(file));
+    const Model model = apply_parameters(loaded, default_parameter_values(loaded));
+    const std::vector<double> times = output_grid(0.0, model.simulation.t_end, model.simulation.t_end / 50);
+    RunSpec rn4;
+    rn4.method = Method::rn4;
+    rn4.control.rtol = 1e-6;
+    rn4.control.atol = 1e-8;  // the product's default absolute tolerance (SimulationDefaults)
+    const EnsembleResult a = run_model(model, rn4, times);
+    const EnsembleResult b = run_model(model, dopri5(1e-12, 1e-12), times);
+    ASSERT_EQ(a.status[0], InstanceStatus::ok);
+    ASSERT_EQ(b.status[0], InstanceStatus::ok);
+    double worst = 0.0;
+    for (int k = 0; k < a.n_times; ++k)
+      for (int s = 0; s < a.n_signals; ++s) {
+        if (model.outputs[static_cast<size_t>(s)].kind != OutputKind::joint_coordinate) continue;
+        worst = std::max(worst, std::fabs(a.value(0, k, s) - b.value(0, k, s)) /
+                                    std::max(1.0, std::fabs(b.value(0, k, s))));
+      }
+    EXPECT_LE(worst, 1e-5);
+    EXPECT_GT(a.stats[0].jacobian_evaluations, 0);
+  }
+}
+
+// seed 004 sec. 4.3, Fig. 10: with the inertias of models/loops/ladder/generate_ladder.py every ladder moves its
+// independent coordinates like one 2-DOF spatial pendulum; L = 1, 4 and 16 and the pendulum itself coincide.
+TEST(LoopPhysics, LadderTrajectoriesAreTheSameForEveryL) {
+  const std::vector<double> times = output_grid(0.0, 2.0, 0.01);
+  const auto run = [&](const std::string& file) {
+    const Model loaded = load_model_file(model_path(file));
+    const EnsembleResult r =
+        run_model(apply_parameters(loaded, default_parameter_values(loaded)), dopri5(1e-12, 1e-12), times);
+    EXPECT_EQ(r.status[0], InstanceStatus::ok) << file;
+    return r;
+  };
+  const EnsembleResult pendulum = run("loops/ladder/spatial_pendulum_2dof.json");
+  for (int L : {1, 4, 16}) {
+    const EnsembleResult ladder = run("loops/ladder/ladder_L" + std::to_string(L) + ".json");
+    double worst = 0.0, swing = 0.0;
+    for (int k = 0; k < ladder.n_times; ++k)
+      for (int s = 0; s < 2; ++s) {
+        worst = std::max(worst, std::fabs(ladder.value(0, k, s) - pendulum.value(0, k, s)));
+        swing = std::max(swing, std::fabs(pendulum.value(0, k, s) - pendulum.value(0, 0, s)));
+      }
+    EXPECT_LE(worst, 1e-8) << "L = " << L;
+    EXPECT_GE(swing, 0.1);  // the pendulum really moves
+  }
+}
+
 }  // namespace
 }  // namespace myriad::testing

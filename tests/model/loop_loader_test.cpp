@@ -1,6 +1,6 @@
 // The `loops`, `drivers` and `independent` sections (docs/model-format.md): every loop type loads with its
 // keys, parameters reach loop and driver numbers, and every error names the file, the JSON pointer and the
-// reason. compile() refuses constrained models (the fast path has no loop closure yet).
+// reason. compile() names what the fast path cannot take (loops over quaternion joints, rods).
 #include <gtest/gtest.h>
 
 #include <fstream>
