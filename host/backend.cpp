@@ -28,7 +28,7 @@ Backend choose_backend(const std::string& name, int threads) {
     return {BackendKind::cuda, "cuda", device};
   }
   if (name == "auto") {
-    if (cuda_device_available(&device)) return {BackendKind::cuda, "cuda", device};
+    if (cuda_device_available(&device)) return {BackendKind::cuda, "cuda", device, true};
     return {BackendKind::cpu, "cpu", "fast path, " + cpu_description(threads) + " (no GPU: " + device + ")"};
   }
   throw std::invalid_argument("--backend '" + name + "': expected one of auto, reference, cpu, cuda");
@@ -49,7 +49,12 @@ EnsembleResult run_on_backend(const Backend& backend, const Model& model, const 
   switch (backend.kind) {
     case BackendKind::reference: return run_ensemble_reference(model, compiled, ensemble, spec, output_times, threads);
     case BackendKind::cpu: return run_ensemble_cpu(compiled, ensemble, spec, output_times, threads);
-    case BackendKind::cuda: return run_ensemble_cuda(compiled, ensemble, spec, output_times);
+    case BackendKind::cuda:
+#ifndef MYRIAD_DEVICE_LOOPS
+      if (backend.automatic && compiled.constraints.m > 0)  // loop models are not in this build's kernel
+        return run_ensemble_cpu(compiled, ensemble, spec, output_times, threads);
+#endif
+      return run_ensemble_cuda(compiled, ensemble, spec, output_times);
   }
   throw std::logic_error("unknown backend");
 }

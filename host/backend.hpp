@@ -17,6 +17,7 @@ struct Backend {
   BackendKind kind = BackendKind::cpu;
   std::string name;         // reference | cpu | cuda
   std::string description;  // what it runs on
+  bool automatic = false;   // chosen by `auto`: may fall back to cpu for what the device build cannot run
 };
 
 // Resolves a --backend value. Throws std::invalid_argument for an unknown name and std::runtime_error when `cuda`

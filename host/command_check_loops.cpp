@@ -77,7 +77,7 @@ int run_check_loops(const Model& model, const CompiledModel& compiled, const Che
       continue;
     }
     std::vector<double> small(static_cast<size_t>(std::max(1, compiled.constraints.largest_block)));
-    worst_condition = std::max(worst_condition, dependent_condition(*both, ode.s.partition.rows,
+    worst_condition = std::max(worst_condition, dependent_condition(*both, ode.s.partition.view, ode.s.partition.rows,
                                                                     ode.s.partition.factors, small.data()));
     const VectorXd q_fast = Eigen::Map<const VectorXd>(ode.s.q, nv);
     const VectorXd v_fast = Eigen::Map<const VectorXd>(ode.s.v, nv);

@@ -75,6 +75,12 @@ EnsembleResult run_ensemble_cuda(const CompiledModel& model, const Ensemble& ens
                                  const std::vector<double>& output_times, size_t memory_budget_bytes) {
   std::string why;
   if (!cuda_device_available(&why)) throw std::runtime_error(why);
+#ifndef MYRIAD_DEVICE_LOOPS
+  if (model.constraints.m > 0)
+    throw std::runtime_error(
+        "cuda backend: this build does not compile loop models into the kernel (configure with "
+        "-DMYRIAD_DEVICE_LOOPS=ON); use --backend cpu");
+#endif
   const auto start = std::chrono::steady_clock::now();
   const long long n = ensemble.n_instances;
   const int n_times = static_cast<int>(output_times.size());

@@ -249,9 +249,15 @@ MYRIAD_HD InstanceStatus simulate_instance(const CompiledModel& model, const K& 
                                            const double* v_init, const RunSpec& spec, const double* output_times,
                                            int n_output_times, void* scratch, double* outputs,
                                            IntegratorStats& stats) {
+#if defined(__CUDA_ARCH__) && !defined(MYRIAD_DEVICE_LOOPS)
+  // Not compiled for the device unless asked for (CMake MYRIAD_DEVICE_LOOPS); the cuda runner refuses loop
+  // models before launching, so this is never reached.
+  if (model.constraints.m > 0) return InstanceStatus::non_finite;
+#else
   if (model.constraints.m > 0)
     return simulate_loop_instance(model, k, q_init, v_init, spec, output_times, n_output_times, scratch, outputs,
                                   stats);
+#endif
   const InstanceScratchLayout l = instance_scratch_layout(model, spec.method, n_output_times);
   double* d = static_cast<double*>(scratch);
   TreeOde<K> ode{&model, k, d + l.base_q, d + l.q, d + l.qdd,

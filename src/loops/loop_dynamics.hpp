@@ -55,13 +55,13 @@ MYRIAD_HD void velocity_transformation(const CompiledModel& model, PartitionScra
   const int nv = model.nv, ndof = c.n_independent;
   S* x = p.step;
   for (int col = 0; col < ndof; ++col) {
-    for (int i = 0; i < ndof; ++i) x[c.independent[i]] = S(i == col ? 1 : 0);
+    for (int i = 0; i < ndof; ++i) x[p.view.independent[i]] = S(i == col ? 1 : 0);
     for (int i = 0; i < c.m; ++i) p.rhs[i] = S(0);
-    solve_dependent(model, p.rows, p.factors, p.rhs, x, p.small);
+    solve_dependent(model, p.view, p.rows, p.factors, p.rhs, x, p.small);
     for (int i = 0; i < nv; ++i) r.B[i * ndof + col] = x[i];
   }
-  for (int i = 0; i < ndof; ++i) r.offset[c.independent[i]] = S(0);
-  solve_dependent(model, p.rows, p.factors, p.rows.gamma, r.offset, p.small);
+  for (int i = 0; i < ndof; ++i) r.offset[p.view.independent[i]] = S(0);
+  solve_dependent(model, p.view, p.rows, p.factors, p.rows.gamma, r.offset, p.small);
 }
 
 // Kane's equations in the independent speeds; writes Mhat into r.M (unfactored copy kept when mass_out) and

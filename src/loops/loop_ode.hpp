@@ -11,6 +11,7 @@
 #include "core/dual.hpp"
 #include "dynamics/tree_second_order.hpp"
 #include "loops/loop_dynamics.hpp"
+#include "loops/loop_repartition.hpp"
 
 namespace myriad {
 
@@ -24,7 +25,13 @@ struct LoopScratch {
   PartitionScratch<S> partition;
   ReductionScratch<S> reduction;
   StandardScratch<S> standard;  // carved only for the standard method
+  OwnedPartition owned;         // carved only where the partition may be re-chosen (no named coordinates)
 };
+
+// Whether instances of this model may re-choose their partition (loops/loop_repartition.hpp).
+MYRIAD_HD_INLINE bool may_repartition(const CompiledModel& model) {
+  return model.constraints.m > 0 && !model.constraints.named_independent && model.constraints.n_independent > 0;
+}
 
 template <class S>
 MYRIAD_HD LoopScratch<S> carve_loop_scratch(const CompiledModel& model, void* buffer, std::size_t* bytes_used) {
@@ -41,12 +48,26 @@ MYRIAD_HD LoopScratch<S> carve_loop_scratch(const CompiledModel& model, void* bu
   s.partition.rows.g = detail::carve<S>(cursor, c.n_values > 0 ? c.n_values : 1);
   s.partition.rows.phi_t = detail::carve<S>(cursor, m);
   s.partition.rows.gamma = detail::carve<S>(cursor, m);
-  s.partition.factors.lu = detail::carve<S>(cursor, c.lu_values > 0 ? c.lu_values : 1);
+  const bool repartition = may_repartition(model);
+  const int lu_values = repartition && c.m * c.m > c.lu_values ? c.m * c.m : c.lu_values;
+  s.partition.factors.lu = detail::carve<S>(cursor, lu_values > 0 ? lu_values : 1);
   s.partition.factors.pivots = detail::carve<int>(cursor, m);
   s.partition.a0 = detail::carve<Motion<S>>(cursor, nb);
   s.partition.rhs = detail::carve<S>(cursor, m);
   s.partition.step = detail::carve<S>(cursor, nv);
-  s.partition.small = detail::carve<S>(cursor, c.largest_block > 0 ? c.largest_block : 1);
+  s.partition.small = detail::carve<S>(cursor, repartition ? m : (c.largest_block > 0 ? c.largest_block : 1));
+  s.partition.view = compiled_partition(model);
+  s.owned = OwnedPartition{};
+  if (repartition) {
+    s.owned.independent = detail::carve<int>(cursor, ndof);
+    s.owned.dependent = detail::carve<int>(cursor, m);
+    s.owned.block_rows = detail::carve<int>(cursor, m);
+    s.owned.block_start = detail::carve<int>(cursor, 2);
+    s.owned.block_lu = detail::carve<int>(cursor, 2);
+    s.owned.slot_role = detail::carve<int>(cursor, c.n_slots > 0 ? c.n_slots : 1);
+    s.owned.role = detail::carve<int>(cursor, nv);
+    s.owned.dense = detail::carve<double>(cursor, m * nv + m);
+  }
   s.reduction.B = detail::carve<S>(cursor, nv * ndof);
   s.reduction.offset = detail::carve<S>(cursor, nv);
   s.reduction.P = detail::carve<Motion<S>>(cursor, nb * ndof);
@@ -94,7 +115,8 @@ MYRIAD_HD LoopFailure loop_accelerations(const CompiledModel& model, const K& k,
   if (!newton) {  // rows and factors at the corrected q, with its derivatives
     tree_kinematics(model, k, s.q, s.v, s.tree);
     evaluate_constraint_rows(model, k, t, s.q, s.tree, s.partition.a0, s.partition.rows);
-    if (!factor_dependent_blocks(model, s.partition.rows, s.partition.factors)) return LoopFailure::singular;
+    if (!factor_dependent_blocks(model, s.partition.view, s.partition.rows, s.partition.factors))
+      return LoopFailure::singular;
   }
   solve_velocities(model, s.partition, s.v);
   tree_kinematics(model, k, s.q, s.v, s.tree);
@@ -115,16 +137,18 @@ struct LoopOde {
   K constants;
   LoopScratch<double> s;
   LoopFailure failure;
+  double partition_condition;  // condition estimate of Phi_u's blocks when the partition in force was chosen
+  int repartitions;            // partitions re-chosen during the run
 
   MYRIAD_HD int dimension() const { return 2 * model->constraints.n_independent; }
+  MYRIAD_HD const int* independent() const { return s.partition.view.independent; }
 
-  // Full coordinates, velocities and accelerations at (t, y) into s.q, s.v, s.vdot.
-  MYRIAD_HD bool expand(double t, const double* y) {
-    const CompiledConstraints& c = model->constraints;
-    const int ndof = c.n_independent;
+  // Full coordinates, velocities and accelerations at (t, x, w) into s.q, s.v, s.vdot.
+  MYRIAD_HD bool expand(double t, const double* x, const double* w) {
+    const int ndof = model->constraints.n_independent;
     for (int i = 0; i < ndof; ++i) {
-      s.q[c.independent[i]] = y[i];
-      s.v[c.independent[i]] = y[ndof + i];
+      s.q[independent()[i]] = x[i];
+      s.v[independent()[i]] = w[i];
     }
     failure = loop_accelerations(*model, constants, t, s, true, kLoopMethodNone, static_cast<double*>(nullptr));
     if (failure != LoopFailure::none) return false;
@@ -132,19 +156,47 @@ struct LoopOde {
       if (!is_finite(s.vdot[i]) || !is_finite(s.v[i])) return false;
     return true;
   }
+  MYRIAD_HD bool expand(double t, const double* y) { return expand(t, y, y + model->constraints.n_independent); }
 
   MYRIAD_HD bool derivative(double t, const double* y, double* dydt) {
     if (!expand(t, y)) return false;
-    const CompiledConstraints& c = model->constraints;
-    const int ndof = c.n_independent;
+    const int ndof = model->constraints.n_independent;
     for (int i = 0; i < ndof; ++i) {
       dydt[i] = y[ndof + i];
-      dydt[ndof + i] = s.vdot[c.independent[i]];
+      dydt[ndof + i] = s.vdot[independent()[i]];
     }
     return true;
   }
 
-  MYRIAD_HD bool rebase(double, double*) { return false; }
+  // The partition check after an accepted step at (t, x, w): true when the partition was re-chosen and (x, w)
+  // rewritten in the new independent coordinates (the integrator then re-evaluates its cached derivative).
+  MYRIAD_HD bool check_partition(double t, double* x, double* w) {
+    if (!s.owned.independent) return false;
+    const int ndof = model->constraints.n_independent;
+    for (int i = 0; i < ndof; ++i) {
+      s.q[independent()[i]] = x[i];
+      s.v[independent()[i]] = w[i];
+    }
+    if (!project_positions(*model, constants, t, s.q, s.v, s.tree, s.partition)) return false;
+    solve_velocities(*model, s.partition, s.v);
+    const double condition =
+        dependent_condition(*model, s.partition.view, s.partition.rows, s.partition.factors, s.partition.small);
+    if (!(condition > kRepartitionGrowth * partition_condition)) return false;
+    PartitionView view{};
+    if (!choose_partition(*model, s.partition.rows, s.owned, view)) return false;
+    s.partition.view = view;
+    if (!factor_dependent_blocks(*model, s.partition.view, s.partition.rows, s.partition.factors)) return false;
+    partition_condition =
+        dependent_condition(*model, s.partition.view, s.partition.rows, s.partition.factors, s.partition.small);
+    ++repartitions;
+    for (int i = 0; i < ndof; ++i) {
+      x[i] = s.q[independent()[i]];
+      w[i] = s.v[independent()[i]];
+    }
+    return true;
+  }
+
+  MYRIAD_HD bool rebase(double t, double* y) { return check_partition(t, y, y + model->constraints.n_independent); }
 
   // Consistent initial state from q, v (dependent entries are guesses) at t; writes y. False when Newton fails.
   MYRIAD_HD bool initialize(double t, const double* q, const double* v, double* y) {
@@ -152,13 +204,17 @@ struct LoopOde {
       s.q[i] = q[i];
       s.v[i] = v[i];
     }
-    const CompiledConstraints& c = model->constraints;
-    const int ndof = c.n_independent;
+    s.partition.view = compiled_partition(*model);
+    repartitions = 0;
+    const int ndof = model->constraints.n_independent;
     for (int i = 0; i < ndof; ++i) {
-      y[i] = q[c.independent[i]];
-      y[ndof + i] = v[c.independent[i]];
+      y[i] = q[independent()[i]];
+      y[ndof + i] = v[independent()[i]];
     }
-    return expand(t, y);
+    if (!expand(t, y)) return false;
+    partition_condition =
+        dependent_condition(*model, s.partition.view, s.partition.rows, s.partition.factors, s.partition.small);
+    return true;
   }
 };
 
@@ -172,18 +228,8 @@ struct LoopSecondOrder {
   MYRIAD_HD int dimension() const { return ode->model->constraints.n_independent; }
 
   MYRIAD_HD bool acceleration(double t, const double* x, const double* w, double* f) {
-    const int n = dimension();
-    for (int i = 0; i < n; ++i) {
-      ode->s.q[ode->model->constraints.independent[i]] = x[i];
-      ode->s.v[ode->model->constraints.independent[i]] = w[i];
-    }
-    ode->failure = loop_accelerations(*ode->model, ode->constants, t, ode->s, true, kLoopMethodNone,
-                                      static_cast<double*>(nullptr));
-    if (ode->failure != LoopFailure::none) return false;
-    for (int i = 0; i < n; ++i) {
-      f[i] = ode->s.vdot[ode->model->constraints.independent[i]];
-      if (!is_finite(f[i])) return false;
-    }
+    if (!ode->expand(t, x, w)) return false;
+    for (int i = 0; i < dimension(); ++i) f[i] = ode->s.vdot[ode->independent()[i]];
     return true;
   }
 
@@ -199,14 +245,16 @@ struct LoopSecondOrder {
     const int directions = 2 * n + (timed ? 1 : 0);
     if (!timed)
       for (int i = 0; i < n; ++i) f_t[i] = 0.0;
+    dual.partition.view = ode->s.partition.view;
+    const int* independent = ode->independent();
     for (int first = 0; first < directions; first += kJacobianChunk) {
       for (int i = 0; i < nv; ++i) {
         dual.q[i] = JacobianDual(ode->s.q[i]);
         dual.v[i] = JacobianDual(ode->s.v[i]);
       }
       for (int i = 0; i < n; ++i) {
-        dual.q[c.independent[i]] = JacobianDual::variable(x[i], i - first);
-        dual.v[c.independent[i]] = JacobianDual::variable(w[i], n + i - first);
+        dual.q[independent[i]] = JacobianDual::variable(x[i], i - first);
+        dual.v[independent[i]] = JacobianDual::variable(w[i], n + i - first);
       }
       const JacobianDual t_dual = JacobianDual::variable(t, timed ? 2 * n - first : -1);
       if (loop_accelerations(model, ode->constants, t_dual, dual, false, kLoopMethodNone,
@@ -215,7 +263,7 @@ struct LoopSecondOrder {
       for (int slot = 0; slot < kJacobianChunk && first + slot < directions; ++slot) {
         const int j = first + slot;
         for (int i = 0; i < n; ++i) {
-          const double derivative = dual.vdot[c.independent[i]].d[slot];
+          const double derivative = dual.vdot[independent[i]].d[slot];
           if (!is_finite(derivative)) return false;
           if (j < n)
             J1[i * n + j] = derivative;
@@ -232,12 +280,12 @@ struct LoopSecondOrder {
   // Mhat = B^T M B (seed 000 eq. 10a) at the independent coordinates x (velocities as last evaluated).
   MYRIAD_HD bool mass_matrix(double t, const double* x, double* M) {
     const CompiledConstraints& c = ode->model->constraints;
-    for (int i = 0; i < c.n_independent; ++i) ode->s.q[c.independent[i]] = x[i];
+    for (int i = 0; i < c.n_independent; ++i) ode->s.q[ode->independent()[i]] = x[i];
     ode->failure = loop_accelerations(*ode->model, ode->constants, t, ode->s, true, kLoopMethodReduction, M);
     return ode->failure == LoopFailure::none;
   }
 
-  MYRIAD_HD bool rebase(double, double*, double*) { return false; }
+  MYRIAD_HD bool rebase(double t, double* x, double* w) { return ode->check_partition(t, x, w); }
 
 };
 

@@ -16,6 +16,24 @@ namespace myriad {
 constexpr double kProjectionTolerance = 1e-12;
 constexpr int kProjectionMaxIterations = 25;
 
+// The coordinate partition an instance integrates with: the compiled one (compiled_partition), or its own after a
+// repartition (loops/loop_repartition.hpp: one dense block). Same meaning as the CompiledConstraints fields.
+struct PartitionView {
+  int n_blocks, largest_block;
+  const int* independent;  // n_independent (CompiledConstraints::n_independent never changes)
+  const int* dependent;    // m
+  const int* block_rows;   // m
+  const int* block_start;  // n_blocks + 1
+  const int* block_lu;     // n_blocks + 1
+  const int* slot_role;    // all slots
+};
+
+MYRIAD_HD_INLINE PartitionView compiled_partition(const CompiledModel& model) {
+  const CompiledConstraints& c = model.constraints;
+  return {c.n_blocks, c.largest_block, c.independent, c.dependent, c.block_rows, c.block_start, c.block_lu,
+          c.slot_role};
+}
+
 // LU factors of the diagonal blocks of G_u (CompiledConstraints::lu_values entries, m pivots).
 template <class S>
 struct BlockFactors {
@@ -26,17 +44,17 @@ struct BlockFactors {
 // Factors every diagonal block of G_u from the row values in `rows`. False if a block is numerically singular
 // (the partition no longer suits the configuration). O(sum of block sizes cubed + nnz).
 template <class S>
-MYRIAD_HD bool factor_dependent_blocks(const CompiledModel& model, const ConstraintRows<S>& rows,
-                                       BlockFactors<S>& f) {
+MYRIAD_HD bool factor_dependent_blocks(const CompiledModel& model, const PartitionView& pv,
+                                       const ConstraintRows<S>& rows, BlockFactors<S>& f) {
   const CompiledConstraints& c = model.constraints;
-  for (int b = 0; b < c.n_blocks; ++b) {
-    const int start = c.block_start[b], size = c.block_start[b + 1] - start;
-    S* A = f.lu + c.block_lu[b];
+  for (int b = 0; b < pv.n_blocks; ++b) {
+    const int start = pv.block_start[b], size = pv.block_start[b + 1] - start;
+    S* A = f.lu + pv.block_lu[b];
     for (int i = 0; i < size * size; ++i) A[i] = S(0);
     for (int i = 0; i < size; ++i) {
-      const int r = c.block_rows[start + i];
+      const int r = pv.block_rows[start + i];
       const S* g = rows.g + c.row_values[r];
-      const int* role = c.slot_role + c.row_slots[r];
+      const int* role = pv.slot_role + c.row_slots[r];
       for (int s = 0; s < c.row_width[r]; ++s)
         if (role[s] >= start && role[s] < start + size) A[i * size + (role[s] - start)] += g[s];
     }
@@ -49,23 +67,23 @@ MYRIAD_HD bool factor_dependent_blocks(const CompiledModel& model, const Constra
 // receives x_u at the dependent ones; rhs (m) is indexed by constraint row; scratch (largest block). O(nnz +
 // sum of block sizes squared).
 template <class S>
-MYRIAD_HD void solve_dependent(const CompiledModel& model, const ConstraintRows<S>& rows,
+MYRIAD_HD void solve_dependent(const CompiledModel& model, const PartitionView& pv, const ConstraintRows<S>& rows,
                                const BlockFactors<S>& f, const S* rhs, S* x, S* scratch) {
   const CompiledConstraints& c = model.constraints;
-  for (int b = 0; b < c.n_blocks; ++b) {
-    const int start = c.block_start[b], size = c.block_start[b + 1] - start;
+  for (int b = 0; b < pv.n_blocks; ++b) {
+    const int start = pv.block_start[b], size = pv.block_start[b + 1] - start;
     for (int i = 0; i < size; ++i) {
-      const int r = c.block_rows[start + i];
+      const int r = pv.block_rows[start + i];
       const S* g = rows.g + c.row_values[r];
-      const int* role = c.slot_role + c.row_slots[r];
+      const int* role = pv.slot_role + c.row_slots[r];
       const int* column = c.slot_column + c.row_slots[r];
       S sum = rhs[r];
       for (int s = 0; s < c.row_width[r]; ++s)
         if (role[s] < start) sum -= g[s] * x[column[s]];  // independent, or solved in an earlier block
       scratch[i] = sum;
     }
-    lu_solve_scalar(size, f.lu + c.block_lu[b], f.pivots + start, scratch);
-    for (int i = 0; i < size; ++i) x[c.dependent[start + i]] = scratch[i];
+    lu_solve_scalar(size, f.lu + pv.block_lu[b], f.pivots + start, scratch);
+    for (int i = 0; i < size; ++i) x[pv.dependent[start + i]] = scratch[i];
   }
 }
 
@@ -74,6 +92,7 @@ template <class S>
 struct PartitionScratch {
   ConstraintRows<S> rows;
   BlockFactors<S> factors;
+  PartitionView view;  // the partition in force
   Motion<S>* a0;  // bias accelerations (nb)
   S* rhs;         // (m)
   S* step;        // (nv)
@@ -93,13 +112,13 @@ MYRIAD_HD bool project_positions(const CompiledModel& model, const K& k, const T
     evaluate_constraint_rows(model, k, t, q, w, w.acceleration, p.rows);  // gamma unused here
     double residual = 0.0;
     for (int r = 0; r < c.m; ++r) residual = std::fmax(residual, std::fabs(value_of(p.rows.phi[r])));
-    if (!factor_dependent_blocks(model, p.rows, p.factors)) return false;
+    if (!factor_dependent_blocks(model, p.view, p.rows, p.factors)) return false;
     if (residual <= kProjectionTolerance) return true;
     if (iteration == kProjectionMaxIterations || !(residual < 1e6)) return false;
     for (int r = 0; r < c.m; ++r) p.rhs[r] = -p.rows.phi[r];
-    for (int i = 0; i < c.n_independent; ++i) p.step[c.independent[i]] = S(0);
-    solve_dependent(model, p.rows, p.factors, p.rhs, p.step, p.small);
-    for (int i = 0; i < c.m; ++i) q[c.dependent[i]] += p.step[c.dependent[i]];
+    for (int i = 0; i < c.n_independent; ++i) p.step[p.view.independent[i]] = S(0);
+    solve_dependent(model, p.view, p.rows, p.factors, p.rhs, p.step, p.small);
+    for (int i = 0; i < c.m; ++i) q[p.view.dependent[i]] += p.step[p.view.dependent[i]];
   }
   return false;
 }
@@ -112,11 +131,11 @@ MYRIAD_HD bool newton_correction(const CompiledModel& model, const K& k, const T
   const CompiledConstraints& c = model.constraints;
   tree_kinematics(model, k, q, v, w);
   evaluate_constraint_rows(model, k, t, q, w, w.acceleration, p.rows);
-  if (!factor_dependent_blocks(model, p.rows, p.factors)) return false;
+  if (!factor_dependent_blocks(model, p.view, p.rows, p.factors)) return false;
   for (int r = 0; r < c.m; ++r) p.rhs[r] = -p.rows.phi[r];
-  for (int i = 0; i < c.n_independent; ++i) p.step[c.independent[i]] = S(0);
-  solve_dependent(model, p.rows, p.factors, p.rhs, p.step, p.small);
-  for (int i = 0; i < c.m; ++i) q[c.dependent[i]] += p.step[c.dependent[i]];
+  for (int i = 0; i < c.n_independent; ++i) p.step[p.view.independent[i]] = S(0);
+  solve_dependent(model, p.view, p.rows, p.factors, p.rhs, p.step, p.small);
+  for (int i = 0; i < c.m; ++i) q[p.view.dependent[i]] += p.step[p.view.dependent[i]];
   return true;
 }
 
@@ -124,25 +143,26 @@ MYRIAD_HD bool newton_correction(const CompiledModel& model, const K& k, const T
 template <class S>
 MYRIAD_HD void solve_velocities(const CompiledModel& model, PartitionScratch<S>& p, S* v) {
   for (int r = 0; r < model.constraints.m; ++r) p.rhs[r] = -p.rows.phi_t[r];
-  solve_dependent(model, p.rows, p.factors, p.rhs, v, p.small);
+  solve_dependent(model, p.view, p.rows, p.factors, p.rhs, v, p.small);
 }
 
 // Largest relative condition estimate max_b ||A_b||_1 ||A_b^-1||_1 over the diagonal blocks of G_u, from the
 // factors (the inverse's columns by solves): the partition check of seed 000 sec. 4 (Algorithm 1 step 14).
 // O(sum of block sizes cubed). Double only.
-MYRIAD_HD inline double dependent_condition(const CompiledModel& model, const ConstraintRows<double>& rows,
-                                            const BlockFactors<double>& f, double* scratch) {
+MYRIAD_HD inline double dependent_condition(const CompiledModel& model, const PartitionView& pv,
+                                            const ConstraintRows<double>& rows, const BlockFactors<double>& f,
+                                            double* scratch) {
   const CompiledConstraints& c = model.constraints;
   double worst = 0.0;
-  for (int b = 0; b < c.n_blocks; ++b) {
-    const int start = c.block_start[b], size = c.block_start[b + 1] - start;
+  for (int b = 0; b < pv.n_blocks; ++b) {
+    const int start = pv.block_start[b], size = pv.block_start[b + 1] - start;
     double norm = 0.0, inverse_norm = 0.0;
     for (int j = 0; j < size; ++j) {  // column j of A_b: entries of the rows at dependent position start + j
       double column = 0.0;
       for (int i = 0; i < size; ++i) {
-        const int r = c.block_rows[start + i];
+        const int r = pv.block_rows[start + i];
         const double* g = rows.g + c.row_values[r];
-        const int* role = c.slot_role + c.row_slots[r];
+        const int* role = pv.slot_role + c.row_slots[r];
         double entry = 0.0;
         for (int s = 0; s < c.row_width[r]; ++s)
           if (role[s] == start + j) entry += g[s];
@@ -150,7 +170,7 @@ MYRIAD_HD inline double dependent_condition(const CompiledModel& model, const Co
       }
       norm = std::fmax(norm, column);
       for (int i = 0; i < size; ++i) scratch[i] = i == j ? 1.0 : 0.0;
-      lu_solve_scalar(size, f.lu + c.block_lu[b], f.pivots + start, scratch);
+      lu_solve_scalar(size, f.lu + pv.block_lu[b], f.pivots + start, scratch);
       double inverse_column = 0.0;
       for (int i = 0; i < size; ++i) inverse_column += std::fabs(scratch[i]);
       inverse_norm = std::fmax(inverse_norm, inverse_column);

@@ -11,6 +11,9 @@
 namespace myriad::loops {
 namespace {
 
+// Models with at most this many equations are assembled densely at compile time whatever their partition.
+constexpr int kDenseAssemblyLimit = 128;
+
 void fail(const std::string& what) { throw std::invalid_argument("compile: " + what); }
 
 // Velocity columns of the joints from tree body `body` up to (not including) `stop` (-1: to the root), in walk
@@ -192,16 +195,28 @@ void build_loop_structure(const Model& model, const std::vector<int>& loop_const
     fail(std::to_string(slots.size()) + " structural Jacobian columns over all loops, more than " +
          std::to_string(kMaxConstraintSlots));
   std::copy(slots.begin(), slots.end(), c.slot_column);
+  c.n_slots = static_cast<int>(slots.size());
   c.n_values = values;
 
-  // Partition: validated (and, without named coordinates, chosen) by assembling the nominal model.
-  const constraints::AssemblyResult assembly = constraints::assemble(model);
-  if (assembly.status != constraints::AssemblyStatus::ok)
-    fail("model '" + model.name + "' does not assemble at its initial state (" +
-         constraints::assembly_status_name(assembly.status) + "): " + assembly.message);
+  // Partition: named, or chosen by full pivoting at the nominal assembled state. The dense assembly also
+  // validates the nominal model with a precise message; for large models that name their coordinates it is
+  // skipped (it is O(m^3): 90 s for the 1024-equation ladder) and each instance's own block-wise Newton reports
+  // projection_failed instead.
   c.named_independent = model.independent.empty() ? 0 : 1;
-  std::vector<int> independent = assembly.independent;
+  std::vector<int> independent;
+  if (!c.named_independent || m <= kDenseAssemblyLimit) {
+    const constraints::AssemblyResult assembly = constraints::assemble(model);
+    if (assembly.status != constraints::AssemblyStatus::ok)
+      fail("model '" + model.name + "' does not assemble at its initial state (" +
+           constraints::assembly_status_name(assembly.status) + "): " + assembly.message);
+    independent = assembly.independent;
+  } else {
+    for (const IndependentCoordinate& named : model.independent)
+      independent.push_back(compiled.joints[named.joint].v_index + named.index);
+  }
   std::sort(independent.begin(), independent.end());
+  if (std::adjacent_find(independent.begin(), independent.end()) != independent.end())
+    fail("model '" + model.name + "' names an independent coordinate twice");
   if (static_cast<int>(independent.size()) > kMaxIndependent)
     fail(std::to_string(independent.size()) + " degrees of freedom, more than " + std::to_string(kMaxIndependent));
   if (static_cast<int>(independent.size()) != nv - m)

@@ -22,7 +22,8 @@ namespace myriad::loops {
 // when the model names none, those partition_coordinates picks on the Jacobian at the assembled initial state.
 // Throws std::invalid_argument (naming the loop or the reason) when capacities are exceeded, a loop joins
 // quaternion joints (the fast path's loop code needs q == v coordinates), assembly fails, or the named
-// independent coordinates do not leave a square non-singular G_u.
+// independent coordinates do not leave a square non-singular G_u. Models with more than 128 equations that name
+// their independent coordinates are not assembled here (dense, O(m^3)); their instances assemble themselves.
 void build_loop_structure(const Model& model, const std::vector<int>& loop_constants,
                           const std::vector<int>& driver_functions, CompiledModel& compiled);
 

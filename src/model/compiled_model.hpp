@@ -114,6 +114,7 @@ struct CompiledConstraints {
   int named_independent;  // 1: the model names its independent coordinates
   int n_independent;
   int n_blocks, largest_block;
+  int n_slots;    // structural columns listed in slot_column (loops share theirs over their rows)
   int n_values;   // length of an instance's Jacobian value array (sum of row widths)
   int lu_values;  // sum of squared block sizes (factor storage)
   int independent[kMaxIndependent];  // velocity indices, ascending
