@@ -29,20 +29,25 @@ using Clock = std::chrono::steady_clock;
 
 // Instances are handed out in small blocks from a shared counter: instances differ in cost (stiff parameter
 // rows take more steps), so a static split would leave threads idle. Each instance is computed alone, so the
-// result does not depend on which thread ran it.
-constexpr int kBlock = 16;
+// result does not depend on which thread ran it. Blocks of up to 16 amortize the counter; small ensembles get
+// smaller blocks (at least 8 blocks a thread) so that every thread has work (N = 10 on 2 threads: blocks of 1).
+constexpr int kMaxBlock = 16;
+
+int block_size(int instances, int threads) {
+  return std::max(1, std::min(kMaxBlock, instances / (8 * std::max(1, threads))));
+}
 
 void run_worker(const CompiledModel& model, const Ensemble& ensemble, const RunSpec& spec,
-                const std::vector<double>& times, std::atomic<int>& next, EnsembleResult& result) {
+                const std::vector<double>& times, int block, std::atomic<int>& next, EnsembleResult& result) {
   const InstanceScratchLayout layout = instance_scratch_layout(model, spec.method, static_cast<int>(times.size()));
   std::vector<double> scratch(layout.bytes / sizeof(double) + 1);
   std::vector<double> constants(static_cast<size_t>(model.n_constants) + 1);
   std::vector<double> q(static_cast<size_t>(model.nq) + 1), v(static_cast<size_t>(model.nv) + 1);
   const size_t per_instance = times.size() * static_cast<size_t>(model.n_outputs);
   for (;;) {
-    const int begin = next.fetch_add(kBlock);
+    const int begin = next.fetch_add(block);
     if (begin >= ensemble.n_instances) break;
-    const int end = std::min(begin + kBlock, ensemble.n_instances);
+    const int end = std::min(begin + block, ensemble.n_instances);
     for (int i = begin; i < end; ++i) {
       const auto start = Clock::now();
       ensemble.gather_constants(i, constants.data());
@@ -78,13 +83,14 @@ EnsembleResult run_ensemble_cpu(const CompiledModel& model, const Ensemble& ense
 
   const auto start = Clock::now();
   std::atomic<int> next{0};
+  const int block = block_size(n, threads);
   if (threads == 1) {
-    run_worker(model, ensemble, spec, output_times, next, result);
+    run_worker(model, ensemble, spec, output_times, block, next, result);
   } else {
     std::vector<std::thread> pool;
     for (int t = 0; t < threads; ++t)
       pool.emplace_back(run_worker, std::cref(model), std::cref(ensemble), std::cref(spec),
-                        std::cref(output_times), std::ref(next), std::ref(result));
+                        std::cref(output_times), block, std::ref(next), std::ref(result));
     for (std::thread& th : pool) th.join();
   }
   result.total_wall_seconds = std::chrono::duration<double>(Clock::now() - start).count();

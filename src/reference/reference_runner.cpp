@@ -14,6 +14,7 @@
 #include "dynamics/tree_second_order.hpp"
 #include "ensemble/simulate_instance.hpp"
 #include "reference/reference_dynamics.hpp"
+#include "reference/reference_loop_ode.hpp"
 
 namespace myriad {
 namespace reference {
@@ -221,6 +222,66 @@ void run_worker(const Model& model, const CompiledModel& compiled, const Ensembl
   }
 }
 
+// A model with loops on the reference path (reference/reference_loop_ode.hpp); outputs through the fast path's
+// LoopSignalRecorder fed the reference state, as the tree case feeds SignalRecorder.
+InstanceStatus simulate_loop_instance_reference(const Model& literal, const CompiledModel& compiled,
+                                                const double* constants, const double* q_init,
+                                                const double* v_init, const RunSpec& spec,
+                                                const double* output_times, int n_output_times, double* outputs,
+                                                IntegratorStats& stats) {
+  reference::ReferenceLoopOde ode(literal, compiled, q_init, v_init);
+  const int ndof = compiled.constraints.n_independent;
+  std::vector<double> y(2 * static_cast<size_t>(ndof) + 1);
+  if (n_output_times <= 0) return InstanceStatus::ok;
+  const auto failed = [&] {
+    return ode.projection_failed() ? InstanceStatus::projection_failed : InstanceStatus::non_finite;
+  };
+  if (!ode.initial_state(spec.t0, y.data())) return failed();
+  std::vector<unsigned char> buffer(loop_scratch_bytes<double>(compiled));
+  LoopOde<const double*> recorder_ode{&compiled, constants, carve_loop_scratch<double>(compiled, buffer.data(), nullptr),
+                                      LoopFailure::none};
+  for (int i = 0; i < compiled.nv; ++i) {  // the recorder's Newton starts from the reference's assembled state
+    recorder_ode.s.q[i] = q_init[i];
+    recorder_ode.s.v[i] = v_init[i];
+  }
+  LoopSignalRecorder<const double*> recorder{&recorder_ode, outputs};
+  if (ndof == 0) {
+    for (int i = 0; i < n_output_times; ++i) {
+      if (!ode.derivative(output_times[i], y.data(), nullptr)) return failed();
+      recorder(i, output_times[i], y.data());
+    }
+    return InstanceStatus::ok;
+  }
+  StepControl control = spec.control;
+  control.max_steps = spec.max_steps;
+  std::vector<double> work(static_cast<size_t>(integrator_workspace_size(spec.method, ndof)) + 1);
+  std::vector<double> segment_times(static_cast<size_t>(n_output_times) + 1);
+  InstanceStatus status = InstanceStatus::ok;
+  reference::ReferenceLoopSecondOrder second_order{&ode};
+  const auto integrate = [&](double t, const double* times, int count, auto& observer) {
+    switch (spec.method) {
+      case Method::rk4: break;
+      case Method::dopri5:
+        return integrate_dopri5(ode, t, y.data(), times, count, observer, control, work.data(), stats);
+      case Method::rn4:
+        return integrate_rn4(second_order, t, y.data(), y.data() + ndof, times, count, observer, control,
+                             work.data(), stats);
+      case Method::ros2w:
+        return integrate_ros2w(second_order, t, y.data(), y.data() + ndof, times, count, observer, control,
+                               work.data(), stats);
+    }
+    return InstanceStatus::non_finite;
+  };
+  if (spec.method == Method::rk4)
+    status = integrate_rk4(ode, spec.t0, spec.h, y.data(), output_times, n_output_times, recorder, work.data(),
+                           stats, spec.max_steps);
+  else
+    status = integrate_piecewise(compiled, constants, spec.t0, output_times, n_output_times, segment_times.data(),
+                                 recorder, integrate);
+  if (status == InstanceStatus::non_finite && ode.projection_failed()) return InstanceStatus::projection_failed;
+  return status;
+}
+
 }  // namespace
 
 InstanceStatus simulate_instance_reference(const Model& literal, const CompiledModel& compiled,
@@ -228,6 +289,9 @@ InstanceStatus simulate_instance_reference(const Model& literal, const CompiledM
                                            const double* v_init, const RunSpec& spec,
                                            const double* output_times, int n_output_times, double* outputs,
                                            IntegratorStats& stats) {
+  if (compiled.constraints.m > 0)
+    return simulate_loop_instance_reference(literal, compiled, constants, q_init, v_init, spec, output_times,
+                                            n_output_times, outputs, stats);
   const int nv = compiled.nv;
   const size_t nq_size = static_cast<size_t>(compiled.nq) + 1, nv_size = static_cast<size_t>(nv) + 1;
   std::vector<double> base_q(nq_size);  // chart base (nq), shared by the reference system and the recorder
@@ -284,11 +348,6 @@ InstanceStatus simulate_instance_reference(const Model& literal, const CompiledM
 EnsembleResult run_ensemble_reference(const Model& model, const CompiledModel& compiled,
                                       const Ensemble& ensemble, const RunSpec& spec,
                                       const std::vector<double>& output_times, int threads) {
-  if (compiled.constraints.m > 0)
-    throw std::invalid_argument(
-        "reference backend: model '" + model.name +
-        "' has loops or drivers; its integration runs on the cpu and cuda backends (the reference augmented "
-        "system of seed 000 eq. 3 checks their accelerations in `myriad check` and the tests)");
   if (ensemble.n_parameters != static_cast<int>(model.parameters.size()) || ensemble.nq != compiled.nq ||
       ensemble.nv != compiled.nv || ensemble.n_constants != compiled.n_constants)
     throw std::invalid_argument("run_ensemble_reference: the ensemble was not built for model '" +

@@ -17,6 +17,10 @@
 // differ as well: the reference system takes them by finite differences
 // (ReferenceTreeSecondOrder::jacobians), independent of the fast path's dual numbers.
 //
+// Models with loops integrate reference::ReferenceLoopOde (reference/reference_loop_ode.hpp: Newton with the
+// dense constraint Jacobian and the augmented system of seed 000 eq. 3) over the same independent coordinates as
+// the fast path's LoopOde, with the outputs from the fast path's LoopSignalRecorder at the reference state.
+//
 // Host only; everything here allocates freely (the reference dynamics do).
 #include <Eigen/Dense>
 #include <vector>
