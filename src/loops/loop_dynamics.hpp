@@ -21,6 +21,7 @@
 //
 // Host+device, templated on the scalar, no allocation.
 #include "dynamics/articulated_body.hpp"
+#include "dynamics/energy.hpp"
 #include "loops/loop_solve.hpp"
 
 namespace myriad {
@@ -34,6 +35,7 @@ struct ReductionScratch {
   S* M;        // ndof x ndof
   S* rhs;      // ndof
   int* pivots;  // ndof
+  Vec3<S>* rod_J;  // 2 ndof: the world velocity columns of a rod's two ends
 };
 
 template <class S>
@@ -62,6 +64,47 @@ MYRIAD_HD void velocity_transformation(const CompiledModel& model, PartitionScra
   }
   for (int i = 0; i < ndof; ++i) r.offset[p.view.independent[i]] = S(0);
   solve_dependent(model, p.view, p.rows, p.factors, p.rows.gamma, r.offset, p.small);
+}
+
+// A rod's lumped inertia (seed 001 eqs. 18-19, kept exact): kinetic energy m/6 (|v1|^2 + v1 . v2 + |v2|^2) of
+// its end points adds J1^T (m/3 a1 + m/6 a2) + J2^T (m/6 a1 + m/3 a2) to Kane's equations, with J_e the end
+// points' world velocity columns over the independent speeds and a_e their accelerations; gravity on the
+// midpoint enters through the bodies' base acceleration like everywhere else. Upper triangle of r.M only.
+template <class S, class K>
+MYRIAD_HD void add_rod(const CompiledModel& model, const K& k, const TreeWorkspace<S>& w, ReductionScratch<S>& r,
+                       int l) {
+  const CompiledLoop& loop = model.constraints.loops[l];
+  const int ndof = model.constraints.n_independent;
+  const S mass = S(k[loop.constants + kLoopMass]);
+  Vec3<S> a[2];
+  for (int end = 0; end < 2; ++end) {
+    const int body = end == 0 ? loop.body1 : loop.body2;
+    Vec3<S>* J = r.rod_J + end * ndof;
+    if (body < 0) {
+      for (int col = 0; col < ndof; ++col) J[col] = Vec3<S>::zero();
+      a[end] = Vec3<S>::zero();
+      continue;
+    }
+    const Vec3<S> p = load_vec3<S>(k, loop.constants + (end == 0 ? kLoopOrigin1 : kLoopOrigin2));
+    const Mat3<S>& R = w.X_world[body].R;
+    for (int col = 0; col < ndof; ++col) {
+      const Motion<S>& P = r.P[body * ndof + col];
+      J[col] = R * (P.linear + cross(P.angular, p));
+    }
+    const Motion<S>& V = w.velocity[body];
+    const Motion<S>& A = r.A[body];
+    a[end] = R * (A.linear + cross(A.angular, p) + cross(V.angular, V.linear + cross(V.angular, p)));
+  }
+  const S third = mass / S(3), sixth = mass / S(6);
+  const Vec3<S> f1 = third * a[0] + sixth * a[1], f2 = sixth * a[0] + third * a[1];
+  const Vec3<S>* J1 = r.rod_J;
+  const Vec3<S>* J2 = r.rod_J + ndof;
+  for (int col = 0; col < ndof; ++col) {
+    r.rhs[col] -= dot(J1[col], f1) + dot(J2[col], f2);
+    for (int row = 0; row <= col; ++row)
+      r.M[row * ndof + col] += third * (dot(J1[row], J1[col]) + dot(J2[row], J2[col])) +
+                               sixth * (dot(J1[row], J2[col]) + dot(J2[row], J1[col]));
+  }
 }
 
 // Kane's equations in the independent speeds; writes Mhat into r.M (unfactored copy kept when mass_out) and
@@ -97,6 +140,8 @@ MYRIAD_HD bool reduced_accelerations(const CompiledModel& model, const K& k, Tre
       r.rhs[col] -= dot(P[col], h);
     }
   }
+  for (int l = 0; l < c.n_loops; ++l)
+    if (c.loops[l].type == kLoopTypeRod) add_rod(model, k, w, r, l);
   for (int row = 0; row < ndof; ++row)
     for (int col = 0; col < row; ++col) r.M[row * ndof + col] = r.M[col * ndof + row];
   for (int v = 0; v < model.nv; ++v)

@@ -75,6 +75,7 @@ MYRIAD_HD LoopScratch<S> carve_loop_scratch(const CompiledModel& model, void* bu
   s.reduction.M = detail::carve<S>(cursor, ndof * ndof);
   s.reduction.rhs = detail::carve<S>(cursor, ndof);
   s.reduction.pivots = detail::carve<int>(cursor, ndof);
+  s.reduction.rod_J = detail::carve<Vec3<S>>(cursor, 2 * ndof);
   s.standard = StandardScratch<S>{};
   if (c.method == kLoopMethodStandard) {
     s.standard.zeta = detail::carve<S>(cursor, m * nv);
@@ -124,7 +125,8 @@ MYRIAD_HD LoopFailure loop_accelerations(const CompiledModel& model, const K& k,
   evaluate_constraint_rows(model, k, t, s.q, s.tree, s.partition.a0, s.partition.rows);
   applied_forces(model, k, t, s.q, s.v, s.tree);
   const int use = method != kLoopMethodNone ? method : model.constraints.method;
-  const bool ok = use == kLoopMethodStandard && s.standard.zeta
+  // Rods need the reduction (their coupled inertia is not an articulated-body quantity).
+  const bool ok = use == kLoopMethodStandard && s.standard.zeta && model.constraints.n_rods == 0
                       ? standard_accelerations(model, k, s.tree, s.partition, s.standard, s.vdot)
                       : reduced_accelerations(model, k, s.tree, s.partition, s.reduction, s.vdot, mass_out);
   return ok ? LoopFailure::none : LoopFailure::singular;

@@ -119,9 +119,6 @@ void build_loop_structure(const Model& model, const std::vector<int>& loop_const
     fail("model '" + model.name +
          "' has loops or drivers and a spherical or free joint; the fast path's loop code needs joints whose "
          "coordinates are their own rates (use a universal + revolute chain, or the reference backend)");
-  for (const Loop& loop : model.loops)
-    if (loop.type == LoopType::rod)
-      fail("loop '" + loop.name + "': rods (lumped inertia, seed 001 eqs. 18-19) run on the reference path only");
   if (model.loops.size() > static_cast<size_t>(kMaxLoops)) fail("more than " + std::to_string(kMaxLoops) + " loops");
   if (model.drivers.size() > static_cast<size_t>(kMaxDrivers))
     fail("more than " + std::to_string(kMaxDrivers) + " drivers");
@@ -131,6 +128,8 @@ void build_loop_structure(const Model& model, const std::vector<int>& loop_const
   c.m = m;
   c.n_loops = static_cast<int>(model.loops.size());
   c.n_drivers = static_cast<int>(model.drivers.size());
+  c.n_rods = 0;
+  for (const Loop& loop : model.loops) c.n_rods += loop.type == LoopType::rod ? 1 : 0;
 
   // Structural columns, loop by loop (shared by the loop's rows), then one per driver.
   std::vector<int> slots;
@@ -274,6 +273,12 @@ void build_loop_structure(const Model& model, const std::vector<int>& loop_const
   c.lu_values = lu;
   for (int v = 0; v < nv; ++v) c.role_of_column[v] = role[static_cast<size_t>(v)];
   for (size_t s = 0; s < slots.size(); ++s) c.slot_role[s] = role[static_cast<size_t>(slots[s])];
+  // Rods couple their two bodies' accelerations through the lumped inertia, which the articulated-body
+  // recursions of the standard method cannot take; the reduction adds it to Kane's equations.
+  if (c.n_rods > 0 && c.largest_block > kReductionLargestBlock)
+    fail("model '" + model.name + "' has rods and a dependent block of " + std::to_string(c.largest_block) +
+         " coordinates; rods need the reduction method (blocks up to " + std::to_string(kReductionLargestBlock) +
+         ")");
   c.method = c.largest_block <= kReductionLargestBlock ? kLoopMethodReduction : kLoopMethodStandard;
 }
 

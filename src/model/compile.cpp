@@ -156,6 +156,7 @@ void lay_out(const Model& model, CompiledModel* compiled, std::vector<double>& k
     append(k, e1);
     append(k, e2);
     k.push_back(points ? loop.length.value : 0.0);
+    k.push_back(loop.type == LoopType::rod ? loop.mass.value : 0.0);
   }
   for (const Driver& driver : model.drivers) {
     const int index = add_time_function(driver.function);

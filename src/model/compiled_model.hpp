@@ -74,7 +74,8 @@ enum LoopConstant : int {
   kLoopE1 = 30,     // cut_revolute, cut_planar_revolute: the in-plane basis of the axis (planar_basis)
   kLoopE2 = 33,
   kLoopLength = 36,  // distance, rod
-  kLoopConstantCount = 37,
+  kLoopMass = 37,    // rod: mass lumped on its two ends (seed 001 eqs. 18-19)
+  kLoopConstantCount = 38,
 };
 
 // One loop-closure constraint: `rows` consecutive constraint equations from `row`. Every row of the loop has the
@@ -110,6 +111,7 @@ enum LoopMethod : int { kLoopMethodNone = 0, kLoopMethodReduction = 1, kLoopMeth
 struct CompiledConstraints {
   int m;  // scalar equations
   int n_loops, n_drivers;
+  int n_rods;  // rods among the loops (their lumped inertia needs the reduction method)
   int method;             // LoopMethod
   int named_independent;  // 1: the model names its independent coordinates
   int n_independent;

@@ -1,6 +1,6 @@
 // The `loops`, `drivers` and `independent` sections (docs/model-format.md): every loop type loads with its
 // keys, parameters reach loop and driver numbers, and every error names the file, the JSON pointer and the
-// reason. compile() names what the fast path cannot take (loops over quaternion joints, rods).
+// reason. compile() names what the fast path cannot take (loops over quaternion joints).
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -136,7 +136,7 @@ TEST(LoopLoader, parameters_reach_loops_and_drivers) {
   }
 }
 
-// The fast path's loop code needs coordinates that are their own rates, and keeps rods on the reference path.
+// The fast path's loop code needs coordinates that are their own rates.
 TEST(LoopLoader, compile_names_what_the_fast_path_cannot_take) {
   const Model loops = load_model_text(with("loops", kAllLoops).dump(), "t.json");
   try {
@@ -144,16 +144,6 @@ TEST(LoopLoader, compile_names_what_the_fast_path_cannot_take) {
     FAIL() << "compiled loops over a spherical joint";
   } catch (const std::invalid_argument& e) {
     EXPECT_NE(std::string(e.what()).find("spherical or free joint"), std::string::npos) << e.what();
-  }
-  nlohmann::json four_bar;
-  std::ifstream(std::string(MYRIAD_SOURCE_DIR) + "/models/loops/four_bar.json") >> four_bar;
-  four_bar["loops"] = nlohmann::json::parse(R"([{"name": "r", "type": "rod", "body1": "coupler",
-      "point1": [2.5, 0, 0], "body2": "rocker", "point2": [2, 0, 0], "length": 1, "mass": 0.1}])");
-  try {
-    compile(load_model_text(four_bar.dump(), "four_bar.json"));
-    FAIL() << "compiled a rod";
-  } catch (const std::invalid_argument& e) {
-    EXPECT_NE(std::string(e.what()).find("loop 'r': rods"), std::string::npos) << e.what();
   }
   EXPECT_NO_THROW(compile(load_model_text(base_model().dump(), "t.json")));
 }
