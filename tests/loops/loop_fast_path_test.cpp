@@ -76,7 +76,9 @@ TEST(LoopFastPath, BothMethodsMatchTheReferenceAugmentedSystem) {
 
 // J1 = df/dx and J2 = df/dw of the state-space ODE by Dual passes through Newton against central differences.
 TEST(LoopFastPath, ExactJacobiansMatchCentralDifferences) {
-  for (const char* file : {"loops/four_bar.json", "loops/andrews_squeezer.json"}) {
+  // Every loop model with degrees of freedom (the slider crank and the four-link have none).
+  for (const char* file : {"loops/four_bar.json", "loops/andrews_squeezer.json", "loops/five_bar.json",
+                           "loops/ladder/ladder_L4.json"}) {
     SCOPED_TRACE(file);
     LoopInstance inst(loop_model_with_state_outputs(file));
     ASSERT_TRUE(inst.ode.initialize(0.0, inst.q.data(), inst.v.data(), inst.y.data()));
@@ -84,18 +86,23 @@ TEST(LoopFastPath, ExactJacobiansMatchCentralDifferences) {
     const int n = system.dimension();
     std::vector<double> x(inst.y.begin(), inst.y.begin() + n), w(inst.y.begin() + n, inst.y.begin() + 2 * n);
     w[0] += 3.0;  // a moving state
-    std::vector<double> f(n), J1(n * n), J2(n * n), ft(n), fp(n), fm(n);
+    std::vector<double> f(n), J1(n * n), J2(n * n), ft(n);
     ASSERT_TRUE(system.jacobians(0.0, x.data(), w.data(), f.data(), J1.data(), J2.data(), ft.data()));
+    // Five-point central differences, h = 1e-4: truncation O(h^4), and the dependent coordinates' Newton
+    // tolerance (|Phi| <= 1e-12) enters as 1e-12 / h = 1e-8 noise (a 1e-6 step would make it 1e-6).
+    const auto accelerations_at = [&](int j, int part, double offset) {
+      std::vector<double> xs = x, ws = w, out(n);
+      (part == 0 ? xs : ws)[j] += offset;
+      EXPECT_TRUE(system.acceleration(0.0, xs.data(), ws.data(), out.data()));
+      return out;
+    };
     for (int j = 0; j < n; ++j)
       for (int part = 0; part < 2; ++part) {
-        std::vector<double> xp = x, xm = x, wp = w, wm = w;
-        const double h = 1e-6 * std::max(1.0, std::fabs(part == 0 ? x[j] : w[j]));
-        (part == 0 ? xp : wp)[j] += h;
-        (part == 0 ? xm : wm)[j] -= h;
-        ASSERT_TRUE(system.acceleration(0.0, xp.data(), wp.data(), fp.data()));
-        ASSERT_TRUE(system.acceleration(0.0, xm.data(), wm.data(), fm.data()));
+        const double h = 1e-4 * std::max(1.0, std::fabs(part == 0 ? x[j] : w[j]));
+        const std::vector<double> p1 = accelerations_at(j, part, h), m1 = accelerations_at(j, part, -h);
+        const std::vector<double> p2 = accelerations_at(j, part, 2 * h), m2 = accelerations_at(j, part, -2 * h);
         for (int i = 0; i < n; ++i) {
-          const double fd = (fp[i] - fm[i]) / (2 * h);
+          const double fd = (8.0 * (p1[i] - m1[i]) - (p2[i] - m2[i])) / (12.0 * h);
           const double exact = (part == 0 ? J1 : J2)[i * n + j];
           EXPECT_NEAR(exact, fd, 1e-6 * std::max(1.0, std::fabs(fd))) << "row " << i << " column " << j;
         }
