@@ -77,7 +77,7 @@ int main(int argc, char** argv) {
     const int nv = compiled->nv, ndof = compiled->constraints.n_independent;
     std::vector<unsigned char> buffer(loop_scratch_bytes<double>(*compiled));
     LoopOde<const double*> ode{compiled.get(), k.data(), carve_loop_scratch<double>(*compiled, buffer.data(), nullptr),
-                               LoopFailure::none};
+                               LoopFailure::none, 0.0, 0};
     std::vector<double> q(static_cast<size_t>(nv)), v(static_cast<size_t>(nv)), y(static_cast<size_t>(2 * ndof + 1));
     initial_state(model, q.data(), v.data());
     if (!ode.initialize(0.0, q.data(), v.data(), y.data())) {

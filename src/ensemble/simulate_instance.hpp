@@ -184,7 +184,7 @@ MYRIAD_HD InstanceStatus simulate_loop_instance(const CompiledModel& model, cons
   const InstanceScratchLayout l = loop_instance_scratch_layout(model, spec.method, n_output_times);
   double* d = static_cast<double*>(scratch);
   unsigned char* bytes = static_cast<unsigned char*>(scratch);
-  LoopOde<K> ode{&model, k, carve_loop_scratch<double>(model, bytes + l.tree_offset, nullptr), LoopFailure::none};
+  LoopOde<K> ode{&model, k, carve_loop_scratch<double>(model, bytes + l.tree_offset, nullptr), LoopFailure::none, 0.0, 0};
   double* y = d + l.y;
   const auto failed = [&]() {
     return ode.failure == LoopFailure::projection ? InstanceStatus::projection_failed

@@ -5,6 +5,7 @@
 #include <exception>
 
 #include "constraints/constraint_equations.hpp"
+#include "reference/difference_step.hpp"
 #include "reference/reference_constrained.hpp"
 
 namespace myriad::reference {
@@ -12,7 +13,6 @@ namespace myriad::reference {
 namespace {
 constexpr double kNewtonTolerance = 1e-12;
 constexpr int kNewtonIterations = 25;
-double difference_step(double v) { return 6.0554544523933395e-06 * std::max(1.0, std::abs(v)); }
 }  // namespace
 
 ReferenceLoopOde::ReferenceLoopOde(const Model& literal, const CompiledModel& compiled, const double* q_init,
@@ -98,7 +98,7 @@ bool ReferenceLoopOde::jacobians(double t, const double* x, const double* w, dou
   for (int part = 0; part < 2; ++part)
     for (int j = 0; j < n; ++j) {
       std::vector<double>& moved = part == 0 ? xm : wm;
-      const double centre = moved[static_cast<size_t>(j)], h = difference_step(centre);
+      const double centre = moved[static_cast<size_t>(j)], h = central_difference_step(centre);
       moved[static_cast<size_t>(j)] = centre + h;
       const double up = moved[static_cast<size_t>(j)] - centre;
       if (!acceleration(t, xm.data(), wm.data(), fp.data())) return false;
@@ -110,7 +110,7 @@ bool ReferenceLoopOde::jacobians(double t, const double* x, const double* w, dou
         (part == 0 ? J1 : J2)[i * n + j] = (fp[static_cast<size_t>(i)] - fm[static_cast<size_t>(i)]) / (up + down);
     }
   // One-sided second-order difference in time (never looks back across a segment's first breakpoint).
-  const double d = difference_step(t);
+  const double d = central_difference_step(t);
   std::vector<double> f1(static_cast<size_t>(n)), f2(static_cast<size_t>(n));
   if (!acceleration(t + d, x, w, f1.data()) || !acceleration(t + 2 * d, x, w, f2.data())) return false;
   if (!acceleration(t, x, w, f)) return false;

@@ -13,15 +13,13 @@
 #include "dynamics/tree_ode.hpp"
 #include "dynamics/tree_second_order.hpp"
 #include "ensemble/simulate_instance.hpp"
+#include "reference/difference_step.hpp"
 #include "reference/reference_dynamics.hpp"
 #include "reference/reference_loop_ode.hpp"
 
 namespace myriad {
 namespace reference {
 namespace {
-
-// The finite-difference step of ReferenceTreeSecondOrder::jacobians for a value v: cbrt(eps) max(1, |v|).
-double central_difference_step(double v) { return 6.0554544523933395e-06 * std::max(1.0, std::abs(v)); }
 
 bool all_finite(int n, const double* v) {
   for (int i = 0; i < n; ++i)
@@ -239,7 +237,7 @@ InstanceStatus simulate_loop_instance_reference(const Model& literal, const Comp
   if (!ode.initial_state(spec.t0, y.data())) return failed();
   std::vector<unsigned char> buffer(loop_scratch_bytes<double>(compiled));
   LoopOde<const double*> recorder_ode{&compiled, constants, carve_loop_scratch<double>(compiled, buffer.data(), nullptr),
-                                      LoopFailure::none};
+                                      LoopFailure::none, 0.0, 0};
   for (int i = 0; i < compiled.nv; ++i) {  // the recorder's Newton starts from the reference's assembled state
     recorder_ode.s.q[i] = q_init[i];
     recorder_ode.s.v[i] = v_init[i];

@@ -67,7 +67,7 @@ struct LoopInstance {
     buffer.resize(loop_scratch_bytes<double>(*compiled));
     dual_buffer.resize(loop_scratch_bytes<JacobianDual>(*compiled));
     ode = LoopOde<const double*>{compiled.get(), constants.data(),
-                                 carve_loop_scratch<double>(*compiled, buffer.data(), nullptr), LoopFailure::none};
+                                 carve_loop_scratch<double>(*compiled, buffer.data(), nullptr), LoopFailure::none, 0.0, 0};
   }
 
   LoopSecondOrder<const double*> second_order() {
