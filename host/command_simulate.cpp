@@ -81,7 +81,13 @@ int run_simulate(const SimulateOptions& o) {
       build_ensemble(model, *compiled, instances, has_table ? &table : nullptr, parse_overrides(o.params));
 
   const std::vector<double> times = output_grid(0.0, t_end, dt_out);
-  const Backend backend = choose_backend(o.backend, o.threads);
+  Backend backend = choose_backend(o.backend, o.threads);
+#ifndef MYRIAD_DEVICE_LOOPS
+  if (backend.automatic && backend.kind == BackendKind::cuda && compiled->constraints.m > 0) {
+    backend = choose_backend("cpu", o.threads);  // loop models are not in this build's kernel
+    backend.description += " (auto: loop models are not compiled into this build's CUDA kernel)";
+  }
+#endif
   const EnsembleResult result = run_on_backend(backend, model, *compiled, ensemble, spec, times, o.threads);
 
   std::vector<std::string> names;
