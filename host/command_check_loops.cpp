@@ -51,7 +51,8 @@ int run_check_loops(const Model& model, const CompiledModel& compiled, const Che
   const auto both = std::make_unique<CompiledModel>(compiled);
   both->constraints.method = kLoopMethodStandard;
   std::vector<unsigned char> buffer(loop_scratch_bytes<double>(*both));
-  LoopOde<const double*> ode{both.get(), k, carve_loop_scratch<double>(*both, buffer.data(), nullptr), LoopFailure::none, 0.0, 0};
+  LoopOde<const double*> ode{both.get(), k, carve_loop_scratch<double>(*both, buffer.data(), nullptr),
+                             LoopFailure::none, 0.0, 0};
 
   std::vector<double> q0(static_cast<size_t>(nv)), v0(static_cast<size_t>(nv)), y(static_cast<size_t>(2 * ndof + 1));
   initial_state(model, q0.data(), v0.data());

@@ -111,7 +111,7 @@ MYRIAD_HD void add_rod(const CompiledModel& model, const K& k, const TreeWorkspa
 // vdot (nv). Needs tree_kinematics at (q, v), applied_forces, and rows with gamma at (q, v). False when Mhat is
 // singular.
 template <class S, class K>
-MYRIAD_HD bool reduced_accelerations(const CompiledModel& model, const K& k, TreeWorkspace<S>& w,
+MYRIAD_HD_OUTLINE bool reduced_accelerations(const CompiledModel& model, const K& k, TreeWorkspace<S>& w,
                                      PartitionScratch<S>& p, ReductionScratch<S>& r, S* vdot, S* mass_out) {
   const CompiledConstraints& c = model.constraints;
   const int nb = model.n_bodies, ndof = c.n_independent;
@@ -197,7 +197,7 @@ MYRIAD_HD void articulated_solve(const CompiledModel& model, const TreeWorkspace
 // Standard O(n) treatment with constraint forces. Needs tree_kinematics at (q, v), applied_forces, rows with
 // gamma. False on a singular joint inertia or a singular G M^-1 G^T.
 template <class S, class K>
-MYRIAD_HD bool standard_accelerations(const CompiledModel& model, const K& k, TreeWorkspace<S>& w,
+MYRIAD_HD_OUTLINE bool standard_accelerations(const CompiledModel& model, const K& k, TreeWorkspace<S>& w,
                                       PartitionScratch<S>& p, StandardScratch<S>& s, S* vdot) {
   const CompiledConstraints& c = model.constraints;
   const int nv = model.nv, m = c.m;

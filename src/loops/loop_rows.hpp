@@ -120,7 +120,7 @@ MYRIAD_HD_INLINE Moving<S> difference(const Moving<S>& X2, const Moving<S>& X1) 
 // Evaluates every row at the kinematics in `w` (tree_kinematics at q, v) and bias accelerations a0
 // (bias_accelerations; only gamma reads it). Time t is double, or a Dual for df/dt (drivers' functions).
 template <class S, class K, class T>
-MYRIAD_HD void evaluate_constraint_rows(const CompiledModel& model, const K& k, const T& t, const S* q,
+MYRIAD_HD_OUTLINE void evaluate_constraint_rows(const CompiledModel& model, const K& k, const T& t, const S* q,
                                         const TreeWorkspace<S>& w, const Motion<S>* a0, ConstraintRows<S>& out) {
   using detail::Moving;
   const CompiledConstraints& c = model.constraints;

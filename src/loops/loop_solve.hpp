@@ -104,7 +104,7 @@ struct PartitionScratch {
 // matter here) and the block factors of G_u belong to the final q. Returns false when Newton does not reach
 // kProjectionTolerance within kProjectionMaxIterations or G_u turns singular. O(iterations * (n + nnz + blocks)).
 template <class S, class K, class T>
-MYRIAD_HD bool project_positions(const CompiledModel& model, const K& k, const T& t, S* q, const S* v,
+MYRIAD_HD_OUTLINE bool project_positions(const CompiledModel& model, const K& k, const T& t, S* q, const S* v,
                                  TreeWorkspace<S>& w, PartitionScratch<S>& p) {
   const CompiledConstraints& c = model.constraints;
   for (int iteration = 0; iteration <= kProjectionMaxIterations; ++iteration) {
@@ -126,7 +126,7 @@ MYRIAD_HD bool project_positions(const CompiledModel& model, const K& k, const T
 // One Newton correction of the dependent coordinates at q, in scalar S (a Dual seeded on the independent
 // coordinates): at a converged q it carries the implicit-function derivatives du/dv = -G_u^-1 G_v exactly.
 template <class S, class K, class T>
-MYRIAD_HD bool newton_correction(const CompiledModel& model, const K& k, const T& t, S* q, const S* v,
+MYRIAD_HD_OUTLINE bool newton_correction(const CompiledModel& model, const K& k, const T& t, S* q, const S* v,
                                  TreeWorkspace<S>& w, PartitionScratch<S>& p) {
   const CompiledConstraints& c = model.constraints;
   tree_kinematics(model, k, q, v, w);

@@ -49,7 +49,8 @@ bool perfect_matching(int m, const std::vector<std::vector<int>>& row_deps, std:
 // comes after those it needs (Tarjan emits sinks first). Iterative, so deep ladders cannot overflow the stack.
 std::vector<std::vector<int>> components_in_solve_order(const std::vector<std::vector<int>>& needs) {
   const int n = static_cast<int>(needs.size());
-  std::vector<int> index(static_cast<size_t>(n), -1), low(static_cast<size_t>(n), 0), on_stack(static_cast<size_t>(n), 0);
+  const size_t count = static_cast<size_t>(n);
+  std::vector<int> index(count, -1), low(count, 0), on_stack(count, 0);
   std::vector<int> stack;
   std::vector<std::vector<int>> components;
   int counter = 0;
@@ -124,7 +125,8 @@ void build_loop_structure(const Model& model, const std::vector<int>& loop_const
     fail("more than " + std::to_string(kMaxDrivers) + " drivers");
   const int m = constraints::constraint_count(model);
   const int nv = compiled.nv;
-  if (m > kMaxConstraints) fail(std::to_string(m) + " constraint equations, more than " + std::to_string(kMaxConstraints));
+  if (m > kMaxConstraints)
+    fail(std::to_string(m) + " constraint equations, more than " + std::to_string(kMaxConstraints));
   c.m = m;
   c.n_loops = static_cast<int>(model.loops.size());
   c.n_drivers = static_cast<int>(model.drivers.size());
@@ -238,7 +240,8 @@ void build_loop_structure(const Model& model, const std::vector<int>& loop_const
   std::vector<std::vector<int>> row_deps(static_cast<size_t>(m));
   for (int r = 0; r < m; ++r)
     for (int col : row_columns[static_cast<size_t>(r)])
-      if (dep_position[static_cast<size_t>(col)] >= 0) row_deps[static_cast<size_t>(r)].push_back(dep_position[static_cast<size_t>(col)]);
+      if (dep_position[static_cast<size_t>(col)] >= 0)
+        row_deps[static_cast<size_t>(r)].push_back(dep_position[static_cast<size_t>(col)]);
   std::vector<int> row_of_dep;
   if (!perfect_matching(m, row_deps, row_of_dep))
     fail("model '" + model.name + "': the dependent coordinates cannot be matched to the constraint equations");

@@ -236,7 +236,8 @@ InstanceStatus simulate_loop_instance_reference(const Model& literal, const Comp
   };
   if (!ode.initial_state(spec.t0, y.data())) return failed();
   std::vector<unsigned char> buffer(loop_scratch_bytes<double>(compiled));
-  LoopOde<const double*> recorder_ode{&compiled, constants, carve_loop_scratch<double>(compiled, buffer.data(), nullptr),
+  LoopOde<const double*> recorder_ode{&compiled, constants,
+                                      carve_loop_scratch<double>(compiled, buffer.data(), nullptr),
                                       LoopFailure::none, 0.0, 0};
   for (int i = 0; i < compiled.nv; ++i) {  // the recorder's Newton starts from the reference's assembled state
     recorder_ode.s.q[i] = q_init[i];
