@@ -1,6 +1,7 @@
 // CUDA thread-per-instance run against the CPU fast path. Skips, saying why, where no device is present.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "cuda_runner.hpp"
@@ -34,6 +35,46 @@ TEST(CudaBackend, MatchesCpuOnRandomizedQuarterCarEnsemble) {
           const double a = cpu.value(i, k, s), b = gpu.value(i, k, s);
           EXPECT_LE(std::abs(a - b), tolerance * std::max(1.0, std::abs(a))) << "instance " << i << " signal " << s;
         }
+    }
+  }
+}
+
+// Loop models on the device (the same loop code as the cpu backend, compiled into the kernel unless
+// MYRIAD_DEVICE_LOOPS is OFF): 256 instances with the independent coordinate spread, every method.
+TEST(CudaBackend, MatchesCpuOnLoopModels) {
+  std::string device;
+  if (!cuda_device_available(&device)) GTEST_SKIP() << "no GPU: " << device;
+#ifndef MYRIAD_DEVICE_LOOPS
+  GTEST_SKIP() << "this build leaves loop models out of the kernel (MYRIAD_DEVICE_LOOPS=OFF)";
+#endif
+  for (const char* file : {"loops/four_bar.json", "loops/andrews_squeezer.json", "loops/ladder/ladder_L4.json"}) {
+    SCOPED_TRACE(file);
+    const Model model = load_model_file(model_path(file));
+    const auto compiled = compile(model);
+    ParameterTable t;
+    t.source = "generated";
+    t.names = {model.parameters[0].name};
+    for (int i = 0; i < 256; ++i) t.rows.push_back({model.parameters[0].value * (0.95 + 0.1 * i / 255.0)});
+    const Ensemble e = build_ensemble(model, *compiled, 0, &t, {});
+    const double t_end = std::min(model.simulation.t_end, 0.5);
+    const std::vector<double> times = output_grid(0.0, t_end, t_end / 20);
+    RunSpec rn4;
+    rn4.method = Method::rn4;
+    rn4.control.rtol = rn4.control.atol = 1e-6;
+    for (const RunSpec& spec : {rk4(t_end / 500), dopri5(1e-8, 1e-10), rn4}) {
+      const EnsembleResult cpu = run_ensemble_cpu(*compiled, e, spec, times, 0);
+      const EnsembleResult gpu = run_ensemble_cuda(*compiled, e, spec, times);
+      const double tolerance = spec.method == Method::rk4 ? 1e-10 : 10 * spec.control.rtol;
+      for (int i = 0; i < e.n_instances; ++i) {
+        ASSERT_EQ(gpu.status[static_cast<size_t>(i)], cpu.status[static_cast<size_t>(i)]);
+        if (spec.method == Method::rk4)
+          EXPECT_EQ(gpu.stats[static_cast<size_t>(i)].steps, cpu.stats[static_cast<size_t>(i)].steps);
+        for (int k = 0; k < cpu.n_times; ++k)
+          for (int s = 0; s < cpu.n_signals; ++s) {
+            const double a = cpu.value(i, k, s), b = gpu.value(i, k, s);
+            EXPECT_LE(std::abs(a - b), tolerance * std::max(1.0, std::abs(a))) << "instance " << i << " signal " << s;
+          }
+      }
     }
   }
 }
