@@ -5,7 +5,7 @@
 #include <exception>
 
 #include "constraints/constraint_equations.hpp"
-#include "reference/difference_step.hpp"
+#include "reference/finite_difference_jacobians.hpp"
 #include "reference/reference_constrained.hpp"
 
 namespace myriad::reference {
@@ -93,30 +93,10 @@ bool ReferenceLoopOde::acceleration(double t, const double* x, const double* w, 
 
 bool ReferenceLoopOde::jacobians(double t, const double* x, const double* w, double* f, double* J1, double* J2,
                                  double* f_t) {
-  const int n = ndof_;
-  std::vector<double> xm(x, x + n), wm(w, w + n), fp(static_cast<size_t>(n)), fm(static_cast<size_t>(n));
-  for (int part = 0; part < 2; ++part)
-    for (int j = 0; j < n; ++j) {
-      std::vector<double>& moved = part == 0 ? xm : wm;
-      const double centre = moved[static_cast<size_t>(j)], h = central_difference_step(centre);
-      moved[static_cast<size_t>(j)] = centre + h;
-      const double up = moved[static_cast<size_t>(j)] - centre;
-      if (!acceleration(t, xm.data(), wm.data(), fp.data())) return false;
-      moved[static_cast<size_t>(j)] = centre - h;
-      const double down = centre - moved[static_cast<size_t>(j)];
-      if (!acceleration(t, xm.data(), wm.data(), fm.data())) return false;
-      moved[static_cast<size_t>(j)] = centre;
-      for (int i = 0; i < n; ++i)
-        (part == 0 ? J1 : J2)[i * n + j] = (fp[static_cast<size_t>(i)] - fm[static_cast<size_t>(i)]) / (up + down);
-    }
-  // One-sided second-order difference in time (never looks back across a segment's first breakpoint).
-  const double d = central_difference_step(t);
-  std::vector<double> f1(static_cast<size_t>(n)), f2(static_cast<size_t>(n));
-  if (!acceleration(t + d, x, w, f1.data()) || !acceleration(t + 2 * d, x, w, f2.data())) return false;
-  if (!acceleration(t, x, w, f)) return false;
-  for (int i = 0; i < n; ++i)
-    f_t[i] = (-3.0 * f[i] + 4.0 * f1[static_cast<size_t>(i)] - f2[static_cast<size_t>(i)]) / (2.0 * d);
-  return true;
+  return finite_difference_jacobians(
+      ndof_,
+      [this](double s, const double* a, const double* b, double* out) { return acceleration(s, a, b, out); }, t, x,
+      w, f, J1, J2, f_t);
 }
 
 bool ReferenceLoopOde::mass_matrix(double, const double*, double* M) {

@@ -13,7 +13,7 @@
 #include "dynamics/tree_ode.hpp"
 #include "dynamics/tree_second_order.hpp"
 #include "ensemble/simulate_instance.hpp"
-#include "reference/difference_step.hpp"
+#include "reference/finite_difference_jacobians.hpp"
 #include "reference/reference_dynamics.hpp"
 #include "reference/reference_loop_ode.hpp"
 
@@ -70,10 +70,6 @@ ReferenceTreeSecondOrder::ReferenceTreeSecondOrder(const Model& literal, const C
       q_(static_cast<size_t>(compiled.nq) + 1),
       u_(static_cast<size_t>(compiled.nv) + 1),
       u_dot_(static_cast<size_t>(compiled.nv) + 1),
-      x_moved_(static_cast<size_t>(compiled.nv) + 1),
-      w_moved_(static_cast<size_t>(compiled.nv) + 1),
-      f_plus_(static_cast<size_t>(compiled.nv) + 1),
-      f_minus_(static_cast<size_t>(compiled.nv) + 1),
       q_eigen_(compiled.nq),
       u_eigen_(compiled.nv) {}
 
@@ -90,43 +86,10 @@ bool ReferenceTreeSecondOrder::acceleration(double t, const double* x, const dou
 
 bool ReferenceTreeSecondOrder::jacobians(double t, const double* x, const double* w, double* f, double* J1,
                                          double* J2, double* f_t) {
-  const int n = compiled_->nv;
-  if (!acceleration(t, x, w, f)) return false;
-  for (int i = 0; i < n; ++i) {
-    x_moved_[static_cast<size_t>(i)] = x[i];
-    w_moved_[static_cast<size_t>(i)] = w[i];
-  }
-  // Central differences in x (which = 0) and w (which = 1).
-  for (int which = 0; which < 2; ++which) {
-    double* moved = which == 0 ? x_moved_.data() : w_moved_.data();
-    const double* original = which == 0 ? x : w;
-    double* J = which == 0 ? J1 : J2;
-    for (int j = 0; j < n; ++j) {
-      const double d = central_difference_step(original[j]);
-      const double plus = original[j] + d, minus = original[j] - d;
-      moved[j] = plus;
-      const bool ok_plus = acceleration(t, x_moved_.data(), w_moved_.data(), f_plus_.data());
-      moved[j] = minus;
-      const bool ok_minus = ok_plus && acceleration(t, x_moved_.data(), w_moved_.data(), f_minus_.data());
-      moved[j] = original[j];
-      if (!ok_minus) return false;
-      const double span = plus - minus;  // the increment actually represented
-      for (int i = 0; i < n; ++i)
-        J[i * n + j] = (f_plus_[static_cast<size_t>(i)] - f_minus_[static_cast<size_t>(i)]) / span;
-    }
-  }
-  // Forward-side second-order difference in t (see the header): f_plus_ = f(t + d), f_minus_ = f(t + 2 d).
-  const double d = central_difference_step(t);
-  const double t1 = t + d, t2 = t + 2.0 * d;
-  if (!acceleration(t1, x, w, f_plus_.data()) || !acceleration(t2, x, w, f_minus_.data())) return false;
-  const double d1 = t1 - t, d2 = t2 - t;  // the increments actually represented
-  // The derivative at t of the quadratic through (t, f), (t1, f(t1)), (t2, f(t2)) (exact for unequal
-  // spacing), written with differences (the weight of f(t) is -(c1 + c2)) so that a time-independent f gives
-  // exactly 0.
-  const double c1 = d2 / (d1 * (d2 - d1)), c2 = -d1 / (d2 * (d2 - d1));
-  for (int i = 0; i < n; ++i)
-    f_t[i] = c1 * (f_plus_[static_cast<size_t>(i)] - f[i]) + c2 * (f_minus_[static_cast<size_t>(i)] - f[i]);
-  return all_finite(n * n, J1) && all_finite(n * n, J2) && all_finite(n, f_t);
+  return finite_difference_jacobians(
+      compiled_->nv,
+      [this](double s, const double* a, const double* b, double* out) { return acceleration(s, a, b, out); }, t, x,
+      w, f, J1, J2, f_t);
 }
 
 bool ReferenceTreeSecondOrder::mass_matrix(double, const double*, double* M) {

@@ -71,13 +71,9 @@ class ReferenceTreeSecondOrder {
   int dimension() const { return compiled_->nv; }
   // f = x''. False when the reference dynamics throw or give a non-finite value. O(nv^3 + bodies nv^2).
   bool acceleration(double t, const double* x, const double* w, double* f);
-  // f and, by finite differences of acceleration() (deliberately not the fast path's dual numbers):
-  //   J1 = df/dx, J2 = df/dw: central differences, step cbrt(eps) max(1, |component|) (the increment actually
-  //     represented is used), truncation and round-off errors both O(eps^(2/3)) relative;
-  //   f_t: the one-sided second-order difference (-3 f(t) + 4 f(t + d) - f(t + 2 d)) / (2 d), d = cbrt(eps)
-  //     max(1, |t|), which has the central difference's O(d^2) error but never looks back across the input
-  //     breakpoint at which a piecewise integration segment (and so its first step) begins.
-  // Cost: 4 nv + 3 evaluations of the reference dynamics. False if any evaluation fails.
+  // f and, by finite differences of acceleration() (reference/finite_difference_jacobians.hpp: central in x and
+  // w, a forward-side quadratic in t), J1 = df/dx, J2 = df/dw and f_t. Cost: 4 nv + 3 evaluations of the
+  // reference dynamics. False if any evaluation fails.
   bool jacobians(double t, const double* x, const double* w, double* f, double* J1, double* J2, double* f_t);
   // The identity. RN4's stage equations S z_i = r_i (seed 000 eq. 25f) are only multiplied through by Mhat /
   // gamma^2 to give Pi z_i = Mhat (...) (eqs. 43-45), so the solution does not depend on that scaling: the
@@ -100,8 +96,6 @@ class ReferenceTreeSecondOrder {
   std::vector<double> q_;                   // coordinates (nq), written by chart_to_q in every member
   std::vector<double> u_;  // generalized velocities (nv), written by velocity_from_chart_rate
   std::vector<double> u_dot_;               // their rates (nv), written by acceleration (reference dynamics)
-  std::vector<double> x_moved_, w_moved_;   // (nv) perturbed points, written by jacobians
-  std::vector<double> f_plus_, f_minus_;    // (nv) accelerations at perturbed points, written by jacobians
   Eigen::VectorXd q_eigen_, u_eigen_;       // (nq), (nv): the arguments of reference::forward_dynamics
 };
 
