@@ -222,8 +222,8 @@ MYRIAD_HD InstanceStatus simulate_loop_instance(const CompiledModel& model, cons
       break;
     case Method::rn4:
     case Method::ros2w: {
-      LoopSecondOrder<K> system{&ode, carve_loop_scratch<JacobianDual>(model, bytes + l.second_order_offset,
-                                                                        nullptr)};
+      LoopSecondOrder<K> system{
+          &ode, carve_loop_scratch<JacobianDual>(model, bytes + l.second_order_offset, nullptr), false, 0.0};
       const bool rn4 = spec.method == Method::rn4;
       double* x = y;
       double* w = y + ndof;

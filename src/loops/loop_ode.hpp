@@ -26,6 +26,7 @@ struct LoopScratch {
   ReductionScratch<S> reduction;
   StandardScratch<S> standard;  // carved only for the standard method
   OwnedPartition owned;         // carved only where the partition may be re-chosen (no named coordinates)
+  double* mass_cache;           // ndof x ndof: Mhat from LoopSecondOrder::jacobians' evaluation
 };
 
 // Whether instances of this model may re-choose their partition (loops/loop_repartition.hpp).
@@ -76,6 +77,7 @@ MYRIAD_HD LoopScratch<S> carve_loop_scratch(const CompiledModel& model, void* bu
   s.reduction.rhs = detail::carve<S>(cursor, ndof);
   s.reduction.pivots = detail::carve<int>(cursor, ndof);
   s.reduction.rod_J = detail::carve<Vec3<S>>(cursor, 2 * ndof);
+  s.mass_cache = detail::carve<double>(cursor, ndof * ndof);
   s.standard = StandardScratch<S>{};
   if (c.method == kLoopMethodStandard) {
     s.standard.zeta = detail::carve<S>(cursor, m * nv);
@@ -146,13 +148,14 @@ struct LoopOde {
   MYRIAD_HD const int* independent() const { return s.partition.view.independent; }
 
   // Full coordinates, velocities and accelerations at (t, x, w) into s.q, s.v, s.vdot.
-  MYRIAD_HD bool expand(double t, const double* x, const double* w) {
+  // mass_out (ndof x ndof), when given, receives Mhat if the model's method is the reduction (which forms it).
+  MYRIAD_HD bool expand(double t, const double* x, const double* w, double* mass_out = nullptr) {
     const int ndof = model->constraints.n_independent;
     for (int i = 0; i < ndof; ++i) {
       s.q[independent()[i]] = x[i];
       s.v[independent()[i]] = w[i];
     }
-    failure = loop_accelerations(*model, constants, t, s, true, kLoopMethodNone, static_cast<double*>(nullptr));
+    failure = loop_accelerations(*model, constants, t, s, true, kLoopMethodNone, mass_out);
     if (failure != LoopFailure::none) return false;
     for (int i = 0; i < model->nv; ++i)
       if (!is_finite(s.vdot[i]) || !is_finite(s.v[i])) return false;
@@ -226,6 +229,8 @@ template <class K>
 struct LoopSecondOrder {
   LoopOde<K>* ode;
   LoopScratch<JacobianDual> dual;
+  bool mass_cached;  // ode->s.mass_cache holds Mhat at (cached_t, the independent coordinates in ode->s.q)
+  double cached_t;
 
   MYRIAD_HD int dimension() const { return ode->model->constraints.n_independent; }
 
@@ -239,7 +244,11 @@ struct LoopSecondOrder {
   // directions over (x, w, t) from the converged coordinates.
   MYRIAD_HD bool jacobians(double t, const double* x, const double* w, double* f, double* J1, double* J2,
                            double* f_t) {
-    if (!acceleration(t, x, w, f)) return false;
+    // The reduction forms Mhat on the way: keep it for the mass_matrix call that follows at the same point.
+    mass_cached = ode->model->constraints.method == kLoopMethodReduction;
+    if (!ode->expand(t, x, w, mass_cached ? ode->s.mass_cache : nullptr)) return mass_cached = false;
+    for (int i = 0; i < dimension(); ++i) f[i] = ode->s.vdot[ode->independent()[i]];
+    cached_t = t;
     const CompiledModel& model = *ode->model;
     const CompiledConstraints& c = model.constraints;
     const int n = c.n_independent, nv = model.nv;
@@ -282,6 +291,13 @@ struct LoopSecondOrder {
   // Mhat = B^T M B (seed 000 eq. 10a) at the independent coordinates x (velocities as last evaluated).
   MYRIAD_HD bool mass_matrix(double t, const double* x, double* M) {
     const CompiledConstraints& c = ode->model->constraints;
+    bool same_point = mass_cached && t == cached_t;
+    for (int i = 0; i < c.n_independent && same_point; ++i) same_point = x[i] == ode->s.q[ode->independent()[i]];
+    mass_cached = false;
+    if (same_point) {  // ode->s still holds jacobians' double evaluation at (t, x)
+      for (int i = 0; i < c.n_independent * c.n_independent; ++i) M[i] = ode->s.mass_cache[i];
+      return true;
+    }
     for (int i = 0; i < c.n_independent; ++i) ode->s.q[ode->independent()[i]] = x[i];
     ode->failure = loop_accelerations(*ode->model, ode->constants, t, ode->s, true, kLoopMethodReduction, M);
     return ode->failure == LoopFailure::none;

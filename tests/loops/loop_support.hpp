@@ -71,7 +71,7 @@ struct LoopInstance {
   }
 
   LoopSecondOrder<const double*> second_order() {
-    return {&ode, carve_loop_scratch<JacobianDual>(*compiled, dual_buffer.data(), nullptr)};
+    return {&ode, carve_loop_scratch<JacobianDual>(*compiled, dual_buffer.data(), nullptr), false, 0.0};
   }
 };
 
