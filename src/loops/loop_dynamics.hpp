@@ -112,7 +112,8 @@ MYRIAD_HD void add_rod(const CompiledModel& model, const K& k, const TreeWorkspa
 // singular.
 template <class S, class K>
 MYRIAD_HD_OUTLINE bool reduced_accelerations(const CompiledModel& model, const K& k, TreeWorkspace<S>& w,
-                                     PartitionScratch<S>& p, ReductionScratch<S>& r, S* vdot, S* mass_out) {
+                                             PartitionScratch<S>& p, ReductionScratch<S>& r, S* vdot,
+                                             S* mass_out) {
   const CompiledConstraints& c = model.constraints;
   const int nb = model.n_bodies, ndof = c.n_independent;
   velocity_transformation(model, p, r);
@@ -198,7 +199,7 @@ MYRIAD_HD void articulated_solve(const CompiledModel& model, const TreeWorkspace
 // gamma. False on a singular joint inertia or a singular G M^-1 G^T.
 template <class S, class K>
 MYRIAD_HD_OUTLINE bool standard_accelerations(const CompiledModel& model, const K& k, TreeWorkspace<S>& w,
-                                      PartitionScratch<S>& p, StandardScratch<S>& s, S* vdot) {
+                                              PartitionScratch<S>& p, StandardScratch<S>& s, S* vdot) {
   const CompiledConstraints& c = model.constraints;
   const int nv = model.nv, m = c.m;
   if (!articulated_body_accelerations(model, k, w, vdot)) return false;  // eta

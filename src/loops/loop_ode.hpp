@@ -110,8 +110,8 @@ enum class LoopFailure : int { none = 0, projection = 1, singular = 2 };
 // dependent velocities, then the model's loop method (or `method` when not kLoopMethodNone). Leaves the
 // kinematics of s.tree at (q, v). Mhat into mass_out when given (reduction only).
 template <class S, class K, class T>
-MYRIAD_HD_OUTLINE LoopFailure loop_accelerations(const CompiledModel& model, const K& k, const T& t, LoopScratch<S>& s,
-                                         bool newton, int method, S* mass_out) {
+MYRIAD_HD_OUTLINE LoopFailure loop_accelerations(const CompiledModel& model, const K& k, const T& t,
+                                                 LoopScratch<S>& s, bool newton, int method, S* mass_out) {
   const bool projected = newton ? project_positions(model, k, t, s.q, s.v, s.tree, s.partition)
                                 : newton_correction(model, k, t, s.q, s.v, s.tree, s.partition);
   if (!projected) return LoopFailure::projection;

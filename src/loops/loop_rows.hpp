@@ -121,7 +121,8 @@ MYRIAD_HD_INLINE Moving<S> difference(const Moving<S>& X2, const Moving<S>& X1) 
 // (bias_accelerations; only gamma reads it). Time t is double, or a Dual for df/dt (drivers' functions).
 template <class S, class K, class T>
 MYRIAD_HD_OUTLINE void evaluate_constraint_rows(const CompiledModel& model, const K& k, const T& t, const S* q,
-                                        const TreeWorkspace<S>& w, const Motion<S>* a0, ConstraintRows<S>& out) {
+                                                const TreeWorkspace<S>& w, const Motion<S>* a0,
+                                                ConstraintRows<S>& out) {
   using detail::Moving;
   const CompiledConstraints& c = model.constraints;
   for (int l = 0; l < c.n_loops; ++l) {

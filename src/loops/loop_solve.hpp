@@ -105,7 +105,7 @@ struct PartitionScratch {
 // kProjectionTolerance within kProjectionMaxIterations or G_u turns singular. O(iterations * (n + nnz + blocks)).
 template <class S, class K, class T>
 MYRIAD_HD_OUTLINE bool project_positions(const CompiledModel& model, const K& k, const T& t, S* q, const S* v,
-                                 TreeWorkspace<S>& w, PartitionScratch<S>& p) {
+                                         TreeWorkspace<S>& w, PartitionScratch<S>& p) {
   const CompiledConstraints& c = model.constraints;
   for (int iteration = 0; iteration <= kProjectionMaxIterations; ++iteration) {
     tree_kinematics(model, k, q, v, w);
@@ -127,7 +127,7 @@ MYRIAD_HD_OUTLINE bool project_positions(const CompiledModel& model, const K& k,
 // coordinates): at a converged q it carries the implicit-function derivatives du/dv = -G_u^-1 G_v exactly.
 template <class S, class K, class T>
 MYRIAD_HD_OUTLINE bool newton_correction(const CompiledModel& model, const K& k, const T& t, S* q, const S* v,
-                                 TreeWorkspace<S>& w, PartitionScratch<S>& p) {
+                                         TreeWorkspace<S>& w, PartitionScratch<S>& p) {
   const CompiledConstraints& c = model.constraints;
   tree_kinematics(model, k, q, v, w);
   evaluate_constraint_rows(model, k, t, q, w, w.acceleration, p.rows);
