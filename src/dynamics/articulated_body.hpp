@@ -11,6 +11,42 @@ MYRIAD_HD_INLINE Motion<S> base_acceleration(const CompiledModel& model, const K
   return {Vec3<S>::zero(), -load_vec3<S>(k, model.gravity)};
 }
 
+// Adds to pa the articulated-body force a joint passes on beyond IA^a c: sum_a (D^-1 u)_a U_a for joint i (n
+// coordinates from v0), with u = tau - S^T pA of the backward pass.
+template <class S>
+MYRIAD_HD_INLINE void add_articulated_force(const TreeWorkspace<S>& w, int i, int n, int v0, const S* u,
+                                            Force<S>& pa) {
+  for (int a = 0; a < n; ++a) {
+    S Dinv_u = S(0);
+    for (int b = 0; b < n; ++b) Dinv_u += w.D_inv[36 * i + a * n + b] * u[v0 + b];
+    pa += Dinv_u * w.U[v0 + a];
+  }
+}
+
+// The algorithm's forward pass, parent-first: qdd_i = D^-1 (u_i - U^T a'), a_i = a' + S qdd_i with
+// a' = X a_parent (+ bias_i when bias is given), a_base for the root's parent. Writes acceleration (nb), qdd (nv).
+template <class S>
+MYRIAD_HD void articulated_forward_pass(const CompiledModel& model, const TreeWorkspace<S>& w,
+                                        const Motion<S>& a_base, const Motion<S>* bias, const S* u,
+                                        Motion<S>* acceleration, S* qdd) {
+  for (int i = 0; i < model.n_bodies; ++i) {
+    const CompiledJoint& joint = model.joints[i];
+    const int n = joint.nv, v0 = joint.v_index;
+    const Motion<S>& a_parent = joint.parent < 0 ? a_base : acceleration[joint.parent];
+    Motion<S> a = motion_to_b(w.X_parent[i], a_parent);
+    if (bias) a += bias[i];
+    S rhs[6];
+    for (int b = 0; b < n; ++b) rhs[b] = u[v0 + b] - dot(a, w.U[v0 + b]);
+    for (int row = 0; row < n; ++row) {
+      S sum = S(0);
+      for (int b = 0; b < n; ++b) sum += w.D_inv[36 * i + row * n + b] * rhs[b];
+      qdd[v0 + row] = sum;
+    }
+    for (int b = 0; b < n; ++b) a += qdd[v0 + b] * w.subspace[v0 + b];
+    acceleration[i] = a;
+  }
+}
+
 // Accelerations qdd (nv) for the kinematics and applied forces already in `w` (tree_kinematics, applied_forces).
 // Returns false if a joint's articulated inertia S^T IA S is not positive definite (a massless end of a chain).
 template <class S, class K>
@@ -35,35 +71,15 @@ MYRIAD_HD bool articulated_body_accelerations(const CompiledModel& model, const 
     for (int a = 0; a < n; ++a) w.u[v0 + a] = w.tau[v0 + a] - dot(S_i[a], w.pA[i]);
     if (joint.parent < 0) continue;
     SpatialInertia<S> Ia = w.IA[i];
+    for (int a = 0; a < n; ++a)
+      for (int b = 0; b < n; ++b) add_force_outer(Ia, -D_inv[a * n + b], U[a], U[b]);
     Force<S> pa = w.pA[i];
-    for (int a = 0; a < n; ++a) {
-      S Dinv_u = S(0);
-      for (int b = 0; b < n; ++b) {
-        add_force_outer(Ia, -D_inv[a * n + b], U[a], U[b]);
-        Dinv_u += D_inv[a * n + b] * w.u[v0 + b];
-      }
-      pa += Dinv_u * U[a];
-    }
+    add_articulated_force(w, i, n, v0, w.u, pa);
     pa += Ia * w.bias[i];
     w.IA[joint.parent] += inertia_to_a(w.X_parent[i], Ia);
     w.pA[joint.parent] += force_to_a(w.X_parent[i], pa);
   }
-  const Motion<S> a_base = base_acceleration<S>(model, k);
-  for (int i = 0; i < nb; ++i) {
-    const CompiledJoint& joint = model.joints[i];
-    const int n = joint.nv, v0 = joint.v_index;
-    const Motion<S>& a_parent = joint.parent < 0 ? a_base : w.acceleration[joint.parent];
-    Motion<S> a = motion_to_b(w.X_parent[i], a_parent) + w.bias[i];
-    S rhs[6];
-    for (int b = 0; b < n; ++b) rhs[b] = w.u[v0 + b] - dot(a, w.U[v0 + b]);
-    for (int row = 0; row < n; ++row) {
-      S sum = S(0);
-      for (int b = 0; b < n; ++b) sum += w.D_inv[36 * i + row * n + b] * rhs[b];
-      qdd[v0 + row] = sum;
-    }
-    for (int b = 0; b < n; ++b) a += qdd[v0 + b] * w.subspace[v0 + b];
-    w.acceleration[i] = a;
-  }
+  articulated_forward_pass(model, w, base_acceleration<S>(model, k), w.bias, w.u, w.acceleration, qdd);
   return true;
 }
 

@@ -27,15 +27,8 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// Instances are handed out in small blocks from a shared counter: instances differ in cost (stiff parameter
-// rows take more steps), so a static split would leave threads idle. Each instance is computed alone, so the
-// result does not depend on which thread ran it. Blocks of up to 16 amortize the counter; small ensembles get
-// smaller blocks (at least 8 blocks a thread) so that every thread has work (N = 10 on 2 threads: blocks of 1).
-constexpr int kMaxBlock = 16;
-
-int block_size(int instances, int threads) {
-  return std::max(1, std::min(kMaxBlock, instances / (8 * std::max(1, threads))));
-}
+// Instances are handed out in blocks of ensemble_block_size from a shared counter. Each instance is computed
+// alone, so the result does not depend on which thread ran it.
 
 void run_worker(const CompiledModel& model, const Ensemble& ensemble, const RunSpec& spec,
                 const std::vector<double>& times, int block, std::atomic<int>& next, EnsembleResult& result) {
@@ -64,6 +57,10 @@ void run_worker(const CompiledModel& model, const Ensemble& ensemble, const RunS
 
 }  // namespace
 
+int ensemble_block_size(int instances, int threads) {
+  return std::max(1, std::min(16, instances / (8 * std::max(1, threads))));
+}
+
 EnsembleResult run_ensemble_cpu(const CompiledModel& model, const Ensemble& ensemble, const RunSpec& spec,
                                 const std::vector<double>& output_times, int threads) {
   EnsembleResult result;
@@ -83,7 +80,7 @@ EnsembleResult run_ensemble_cpu(const CompiledModel& model, const Ensemble& ense
 
   const auto start = Clock::now();
   std::atomic<int> next{0};
-  const int block = block_size(n, threads);
+  const int block = ensemble_block_size(n, threads);
   if (threads == 1) {
     run_worker(model, ensemble, spec, output_times, block, next, result);
   } else {

@@ -172,27 +172,10 @@ MYRIAD_HD void articulated_solve(const CompiledModel& model, const TreeWorkspace
     for (int a = 0; a < n; ++a) s.u[v0 + a] = tau[v0 + a] - dot(w.subspace[v0 + a], s.pA[i]);
     if (joint.parent < 0) continue;
     Force<S> pa = s.pA[i];
-    for (int a = 0; a < n; ++a) {
-      S Dinv_u = S(0);
-      for (int b = 0; b < n; ++b) Dinv_u += w.D_inv[36 * i + a * n + b] * s.u[v0 + b];
-      pa += Dinv_u * w.U[v0 + a];
-    }
+    add_articulated_force(w, i, n, v0, s.u, pa);
     s.pA[joint.parent] += force_to_a(w.X_parent[i], pa);
   }
-  for (int i = 0; i < nb; ++i) {
-    const CompiledJoint& joint = model.joints[i];
-    const int n = joint.nv, v0 = joint.v_index;
-    Motion<S> a = joint.parent < 0 ? Motion<S>::zero() : motion_to_b(w.X_parent[i], s.a[joint.parent]);
-    S rhs[6];
-    for (int b = 0; b < n; ++b) rhs[b] = s.u[v0 + b] - dot(a, w.U[v0 + b]);
-    for (int row = 0; row < n; ++row) {
-      S sum = S(0);
-      for (int b = 0; b < n; ++b) sum += w.D_inv[36 * i + row * n + b] * rhs[b];
-      x[v0 + row] = sum;
-    }
-    for (int b = 0; b < n; ++b) a += x[v0 + b] * w.subspace[v0 + b];
-    s.a[i] = a;
-  }
+  articulated_forward_pass(model, w, Motion<S>::zero(), static_cast<const Motion<S>*>(nullptr), s.u, s.a, x);
 }
 
 // Standard O(n) treatment with constraint forces. Needs tree_kinematics at (q, v), applied_forces, rows with

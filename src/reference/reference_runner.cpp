@@ -12,6 +12,7 @@
 
 #include "dynamics/tree_ode.hpp"
 #include "dynamics/tree_second_order.hpp"
+#include "ensemble/cpu_runner.hpp"
 #include "ensemble/simulate_instance.hpp"
 #include "reference/finite_difference_jacobians.hpp"
 #include "reference/reference_dynamics.hpp"
@@ -145,21 +146,19 @@ struct ReferenceSecondOrderRecorder {
 
 using Clock = std::chrono::steady_clock;
 
-// As in cpu_runner.cpp: instances are handed out in small blocks from a shared counter; each is computed
-// alone.
-constexpr int kBlock = 16;
-
+// As in cpu_runner.cpp: instances are handed out in blocks of ensemble_block_size from a shared counter; each
+// is computed alone.
 void run_worker(const Model& model, const CompiledModel& compiled, const Ensemble& ensemble,
-                const RunSpec& spec, const std::vector<double>& times, std::atomic<int>& next,
+                const RunSpec& spec, const std::vector<double>& times, int block, std::atomic<int>& next,
                 EnsembleResult& result) {
   std::vector<double> constants(static_cast<size_t>(compiled.n_constants) + 1);
   std::vector<double> q(static_cast<size_t>(compiled.nq) + 1), v(static_cast<size_t>(compiled.nv) + 1);
   std::vector<double> values(model.parameters.size());
   const size_t per_instance = times.size() * static_cast<size_t>(compiled.n_outputs);
   for (;;) {
-    const int begin = next.fetch_add(kBlock);
+    const int begin = next.fetch_add(block);
     if (begin >= ensemble.n_instances) break;
-    const int end = std::min(begin + kBlock, ensemble.n_instances);
+    const int end = std::min(begin + block, ensemble.n_instances);
     for (int i = begin; i < end; ++i) {
       const auto start = Clock::now();
       const size_t index = static_cast<size_t>(i);
@@ -331,13 +330,14 @@ EnsembleResult run_ensemble_reference(const Model& model, const CompiledModel& c
 
   const auto start = Clock::now();
   std::atomic<int> next{0};
+  const int block = ensemble_block_size(n, threads);
   if (threads == 1) {
-    run_worker(model, compiled, ensemble, spec, output_times, next, result);
+    run_worker(model, compiled, ensemble, spec, output_times, block, next, result);
   } else {
     std::vector<std::thread> pool;
     for (int t = 0; t < threads; ++t)
       pool.emplace_back(run_worker, std::cref(model), std::cref(compiled), std::cref(ensemble),
-                        std::cref(spec), std::cref(output_times), std::ref(next), std::ref(result));
+                        std::cref(spec), std::cref(output_times), block, std::ref(next), std::ref(result));
     for (std::thread& th : pool) th.join();
   }
   result.total_wall_seconds = std::chrono::duration<double>(Clock::now() - start).count();
