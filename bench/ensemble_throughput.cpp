@@ -1,75 +1,179 @@
-// Ensemble throughput on the CPU backend: wall time and instance-steps per second for growing N, on one thread
-// and on all hardware threads. Usage: ensemble_throughput [MAX_N] [OUT.md]
-// (defaults: 10000, bench/results/ensemble_throughput_cpu.md)
+// Ensemble throughput: wall time and instance-steps per second for N = 1, 1e2, ..., 1e6 on the quarter car, the
+// stiff double pendulum, a closed-loop model (four-bar) and the spatial ladder with L = 16, on every backend this
+// machine has: reference, cpu on one thread and on all threads, cuda (thread per instance, "fused"). For the
+// Rosenbrock rows the share of the time spent factoring Pi is estimated (see lu_share below).
+// Usage: ensemble_throughput [--cpu-max-n N] [--reference-max-n N] [--gpu-max-n N] [--out FILE.md]
+// (defaults 1e4, 100, 1e6, bench/results/ensemble_throughput_cpu.md or _gpu.md when a device is present)
 #include <chrono>
 #include <iomanip>
 #include <iostream>
-#include <thread>
+#include <random>
 
+#include "backend.hpp"
 #include "bench_support.hpp"
+#include "cuda_runner.hpp"
+#include "ensemble/instance_blocks.hpp"
+#include "linalg/dense_lu.hpp"
 
 using namespace myriad;
 
 namespace {
 
 struct Case {
-  std::string file;
+  std::string file, parameter;  // parameter spread over +-20% (absolute +-0.2 where its default is 0)
   Method method;
   double tol, h, t_end;
+  long long cpu_max_n;  // the slowest models stop earlier on the CPU (a minute a row at most on 2 cores)
 };
 
-ParameterTable spread(const std::string& name, double base, int n) {
+ParameterTable spread(const std::string& name, double base, long long n) {
   ParameterTable t;
   t.source = "generated";
   t.names = {name};
-  for (int i = 0; i < n; ++i) t.rows.push_back({base * (0.8 + 0.4 * (i % 1000) / 999.0)});
+  for (long long i = 0; i < n; ++i) {
+    const double u = -0.2 + 0.4 * static_cast<double>(i % 1000) / 999.0;
+    t.rows.push_back({base != 0.0 ? base * (1.0 + u) : u});
+  }
   return t;
+}
+
+// Mean seconds of one lu_factor plus the four lu_solve calls of an RN4 attempt on n x n matrices like Pi (well
+// conditioned, dense). Multiplied by an ensemble's factorization count and divided by its summed per-instance
+// time this estimates the share of Pi's factorization; the integrators themselves carry no timers (a timer per
+// LU would cost more than the LU for small n).
+double lu_seconds(int n) {
+  std::mt19937_64 random(42);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  const int count = 256;
+  std::vector<double> matrices(static_cast<size_t>(count * n * n)), work(static_cast<size_t>(n * n)), b(static_cast<size_t>(n));
+  for (int m = 0; m < count; ++m)
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < n; ++j)
+        matrices[static_cast<size_t>((m * n + i) * n + j)] = (i == j ? 3.0 * n : 0.0) + 0.3 * u(random);
+  std::vector<int> pivots(static_cast<size_t>(n));
+  double sink = 0.0;
+  const int reps = std::max(1, 20000 / (n * n));
+  const auto start = std::chrono::steady_clock::now();
+  for (int r = 0; r < reps; ++r)
+    for (int m = 0; m < count; ++m) {
+      std::copy(matrices.begin() + m * n * n, matrices.begin() + (m + 1) * n * n, work.begin());
+      lu_factor(n, work.data(), pivots.data());
+      for (int s = 0; s < 4; ++s) {
+        std::fill(b.begin(), b.end(), 1.0 + s);
+        lu_solve(n, work.data(), pivots.data(), b.data());
+        sink += b[0];
+      }
+    }
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (sink == 12345.678) std::cerr << "";  // keeps the loop from being optimized away
+  return seconds / (static_cast<double>(reps) * count);
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  const long long max_n = argc > 1 ? std::atoll(argv[1]) : 10000;
-  const std::string out_path = argc > 2 ? argv[2] : bench::source_path("bench/results/ensemble_throughput_cpu.md");
-  const int all = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  const std::vector<std::pair<Case, std::string>> cases = {
-      {{"models/quarter_car.json", Method::dopri5, 1e-6, 0, 2.0}, "k_s"},
-      {{"models/quarter_car.json", Method::rk4, 0, 1e-3, 2.0}, "k_s"},
-      {{"models/stiff_double_pendulum.json", Method::rn4, 1e-6, 0, 2.0}, "k2"},
-      {{"models/spatial_chain.json", Method::dopri5, 1e-6, 0, 1.0}, ""}};
+  long long cpu_max_n = 10000, reference_max_n = 100, gpu_max_n = 1000000;
+  std::string out_path;
+  std::ostringstream command;
+  command << "build/bench/ensemble_throughput";
+  for (int a = 1; a < argc; ++a) {
+    const std::string arg = argv[a];
+    if (a + 1 >= argc) {
+      std::cerr << "usage: ensemble_throughput [--cpu-max-n N] [--reference-max-n N] [--gpu-max-n N] [--out F]\n";
+      return 2;
+    }
+    const std::string value = argv[++a];
+    command << " " << arg << " " << value;
+    if (arg == "--cpu-max-n") cpu_max_n = std::atoll(value.c_str());
+    else if (arg == "--reference-max-n") reference_max_n = std::atoll(value.c_str());
+    else if (arg == "--gpu-max-n") gpu_max_n = std::atoll(value.c_str());
+    else if (arg == "--out") out_path = value;
+    else {
+      std::cerr << "ensemble_throughput: unknown option " << arg << "\n";
+      return 2;
+    }
+  }
+  std::string device;
+  const bool gpu = cuda_device_available(&device);
+  if (out_path.empty())
+    out_path = bench::source_path(gpu ? "bench/results/ensemble_throughput_gpu.md" : "bench/results/ensemble_throughput_cpu.md");
+  const int all = resolve_thread_count(0, 1LL << 30);
+  const std::vector<Case> cases = {
+      {"models/quarter_car.json", "k_s", Method::dopri5, 1e-6, 0, 2.0, 10000},
+      {"models/quarter_car.json", "k_s", Method::rk4, 0, 1e-3, 2.0, 10000},
+      {"models/stiff_double_pendulum.json", "k2", Method::rn4, 1e-6, 0, 2.0, 10000},
+      {"models/spatial_chain.json", "", Method::dopri5, 1e-6, 0, 1.0, 10000},
+      {"models/loops/four_bar.json", "crank_angle", Method::rn4, 1e-6, 0, 2.0, 10000},
+      {"models/loops/ladder/ladder_L16.json", "q1", Method::dopri5, 1e-6, 0, 2.0, 1000}};
   std::ostringstream md;
-  md << "# Ensemble throughput, CPU backend\n\nMachine: " << bench::machine_description() << "  \n"
-     << "Command: `build/bench/ensemble_throughput " << max_n << "` (Release). Parameters spread over +-20% across\n"
-     << "instances; output every 0.01 s. instance-steps/s = total accepted steps / wall time.\n\n"
-     << "| model | method | N | threads | wall [s] | steps | instance-steps/s | speed-up vs 1 thread |\n"
-     << "| --- | --- | --- | --- | --- | --- | --- | --- |\n";
-  for (const auto& [c, parameter] : cases) {
+  md << "# Ensemble throughput\n\nHost: " << bench::machine_description() << "  \n"
+     << "Device: " << (gpu ? device : "none (" + device + ")") << "  \n"
+     << "Command: `" << command.str() << "` (Release). One parameter spread over +-20% across instances (absolute\n"
+     << "+-0.2 rad for an initial angle); output every 0.01 s; rtol = atol as listed. instance-steps/s = total\n"
+     << "accepted steps / wall time. LU share (Rosenbrock rows): factorizations x measured time of one lu_factor\n"
+     << "and four lu_solve of that size / summed per-instance time (an estimate; cpu rows only).\n\n"
+     << "| model | method | ndof | N | backend | wall [s] | steps | instance-steps/s | speed-up vs 1 thread | LU share |\n"
+     << "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n";
+  for (const Case& c : cases) {
     const Model model = load_model_file(bench::source_path(c.file));
     const auto compiled = compile(model);
+    const int ndof = compiled->constraints.m > 0 ? compiled->constraints.n_independent : compiled->nv;
     RunSpec spec = bench::adaptive(c.method, c.tol, c.tol);
     spec.h = c.h;
     const std::vector<double> times = output_grid(0.0, c.t_end, 0.01);
-    for (long long n = 1; n <= max_n; n *= 10) {
+    const double lu_time = (c.method == Method::rn4 || c.method == Method::ros2w) ? lu_seconds(ndof) : 0.0;
+    for (long long n = 1; n <= std::max(gpu ? gpu_max_n : 0LL, std::min(cpu_max_n, c.cpu_max_n)); n *= (n == 1 ? 100 : 10)) {
       ParameterTable table;
-      if (!parameter.empty()) {
+      if (!c.parameter.empty()) {
         double base = 0;
         for (const Parameter& p : model.parameters)
-          if (p.name == parameter) base = p.value;
-        table = spread(parameter, base, static_cast<int>(n));
+          if (p.name == c.parameter) base = p.value;
+        table = spread(c.parameter, base, n);
       }
-      const Ensemble e = build_ensemble(model, *compiled, parameter.empty() ? static_cast<int>(n) : 0,
-                                        parameter.empty() ? nullptr : &table, {});
-      double one_thread = 0;
-      for (int threads : {1, all}) {
-        if (threads == all && all == 1) break;
-        const EnsembleResult r = run_ensemble_cpu(*compiled, e, spec, times, threads);
-        long long steps = 0;
-        for (const IntegratorStats& s : r.stats) steps += s.steps;
-        if (threads == 1) one_thread = r.total_wall_seconds;
-        md << "| " << model.name << " | " << bench::method_name(c.method) << " | " << n << " | " << threads << " | "
-           << std::setprecision(4) << r.total_wall_seconds << " | " << steps << " | "
-           << static_cast<double>(steps) / r.total_wall_seconds << " | " << one_thread / r.total_wall_seconds << " |\n";
-        std::cerr << model.name << " N=" << n << " threads=" << threads << " " << r.total_wall_seconds << " s\n";
+      const Ensemble e = build_ensemble(model, *compiled, c.parameter.empty() ? static_cast<int>(n) : 0,
+                                        c.parameter.empty() ? nullptr : &table, {});
+      struct Run {
+        std::string backend;
+        int threads;
+      };
+      std::vector<Run> runs;
+      if (n <= reference_max_n) runs.push_back({"reference", all});
+      if (n <= std::min(cpu_max_n, c.cpu_max_n)) {
+        runs.push_back({"cpu", 1});
+        if (all > 1) runs.push_back({"cpu", all});
+      }
+      if (gpu && n <= gpu_max_n) runs.push_back({"cuda", 0});
+      double one_thread = 0.0;
+      for (const Run& run : runs) {
+        const Backend backend = choose_backend(run.backend, run.threads);
+        const EnsembleResult r = run_on_backend(backend, model, *compiled, e, spec, times, run.threads);
+        long long steps = 0, factorizations = 0, failed = 0;
+        double instance_seconds = 0.0;
+        for (size_t i = 0; i < r.stats.size(); ++i) {
+          steps += r.stats[i].steps;
+          factorizations += r.stats[i].lu_factorizations;
+          instance_seconds += r.wall_seconds[i];
+          failed += r.status[i] != InstanceStatus::ok;
+        }
+        const std::string label = run.backend == "cuda" ? "cuda fused" : run.backend + ", " + std::to_string(r.threads) + " thr";
+        if (run.backend == "cpu" && run.threads == 1) one_thread = r.total_wall_seconds;
+        md << "| " << model.name << " | " << bench::method_name(c.method) << " | " << ndof << " | " << n << " | " << label
+           << " | " << std::setprecision(4) << r.total_wall_seconds << " | " << steps << " | "
+           << static_cast<double>(steps) / r.total_wall_seconds << " | ";
+        if (run.backend == "cpu" && one_thread > 0.0)
+          md << one_thread / r.total_wall_seconds;
+        else if (run.backend == "cuda" && one_thread > 0.0)
+          md << one_thread / r.total_wall_seconds;
+        else
+          md << "-";
+        md << " | ";
+        if (lu_time > 0.0 && run.backend == "cpu" && instance_seconds > 0.0)
+          md << std::setprecision(2) << 100.0 * lu_time * static_cast<double>(factorizations) / instance_seconds << "%";
+        else
+          md << "-";
+        md << (failed ? " (" + std::to_string(failed) + " failed)" : "") << " |\n";
+        std::cerr << model.name << " " << bench::method_name(c.method) << " N=" << n << " " << label << " "
+                  << r.total_wall_seconds << " s\n";
       }
     }
   }

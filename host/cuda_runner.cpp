@@ -10,6 +10,7 @@
 #ifdef MYRIAD_HAVE_CUDA
 #include <cuda_runtime.h>
 
+#include "device_buffer.hpp"
 #include "simulate_kernel.cuh"
 #endif
 
@@ -29,32 +30,9 @@ EnsembleResult run_ensemble_cuda(const CompiledModel&, const Ensemble&, const Ru
 
 #else
 
-namespace {
-
-void check(cudaError_t status, const char* call) {
-  if (status != cudaSuccess) throw std::runtime_error(std::string(call) + ": " + cudaGetErrorString(status));
-}
-
-// Owns one device allocation.
-struct DeviceBuffer {
-  void* pointer = nullptr;
-  explicit DeviceBuffer(size_t bytes) { check(cudaMalloc(&pointer, std::max<size_t>(bytes, 1)), "cudaMalloc"); }
-  ~DeviceBuffer() { cudaFree(pointer); }
-  DeviceBuffer(DeviceBuffer&& other) noexcept : pointer(other.pointer) { other.pointer = nullptr; }
-  DeviceBuffer(const DeviceBuffer&) = delete;
-  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
-  template <class T>
-  T* as() const { return static_cast<T*>(pointer); }
-};
-
-template <class T>
-DeviceBuffer upload(const T* data, size_t count) {
-  DeviceBuffer buffer(sizeof(T) * count);
-  check(cudaMemcpy(buffer.pointer, data, sizeof(T) * count, cudaMemcpyHostToDevice), "cudaMemcpy (upload)");
-  return buffer;
-}
-
-}  // namespace
+using cuda::check;
+using cuda::DeviceBuffer;
+using cuda::upload;
 
 bool cuda_device_available(std::string* description) {
   int count = 0;

@@ -9,6 +9,7 @@
 #ifdef MYRIAD_HAVE_CUDA
 #include <cuda_runtime.h>
 
+#include "device_buffer.hpp"
 #include "ensemble_statistics.cuh"
 #endif
 
@@ -25,32 +26,9 @@ EnsembleStatistics compute_statistics_cuda(const EnsembleResult&) {
 
 namespace {
 
-void check(cudaError_t status, const char* call) {
-  if (status != cudaSuccess) throw std::runtime_error(std::string(call) + ": " + cudaGetErrorString(status));
-}
-
-// Owns one device allocation of `count` T's.
-template <class T>
-struct DeviceArray {
-  T* pointer = nullptr;
-  explicit DeviceArray(size_t count) {
-    void* p = nullptr;
-    check(cudaMalloc(&p, sizeof(T) * (count > 0 ? count : 1)), "cudaMalloc");
-    pointer = static_cast<T*>(p);
-  }
-  ~DeviceArray() { cudaFree(pointer); }
-  DeviceArray(const DeviceArray&) = delete;
-  DeviceArray& operator=(const DeviceArray&) = delete;
-};
-
-// Owns one stream.
-struct Stream {
-  cudaStream_t stream = nullptr;
-  Stream() { check(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "cudaStreamCreate"); }
-  ~Stream() { cudaStreamDestroy(stream); }
-  Stream(const Stream&) = delete;
-  Stream& operator=(const Stream&) = delete;
-};
+using cuda::check;
+using cuda::DeviceArray;
+using cuda::Stream;
 
 template <class T>
 void download(std::vector<T>& to, const DeviceArray<T>& from, cudaStream_t stream) {

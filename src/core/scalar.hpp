@@ -2,6 +2,7 @@
 // Scalar helpers usable with double, float and the forward-mode Dual type: calls go through argument-dependent
 // lookup so that a Dual finds its own overloads while plain floating point finds the standard ones.
 #include <cmath>
+#include <limits>
 
 #include "core/hd.hpp"
 
@@ -38,6 +39,10 @@ MYRIAD_HD_INLINE double value_of(double x) { return x; }
 MYRIAD_HD_INLINE float value_of(float x) { return x; }
 
 MYRIAD_HD_INLINE bool is_finite(double x) { return x - x == 0.0; }
+MYRIAD_HD_INLINE bool is_finite(float x) { return x - x == 0.0f; }
+
+// What a value that was never computed reads (outputs after an instance's failure).
+MYRIAD_HD_INLINE double quiet_nan() { return std::numeric_limits<double>::quiet_NaN(); }
 
 constexpr double kPi = 3.14159265358979323846264338327950288;
 

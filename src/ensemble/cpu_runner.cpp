@@ -1,12 +1,11 @@
 #include "ensemble/cpu_runner.hpp"
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <limits>
-#include <thread>
 
+#include "ensemble/instance_blocks.hpp"
 #include "ensemble/simulate_instance.hpp"
 
 namespace myriad {
@@ -27,21 +26,17 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// Instances are handed out in blocks of ensemble_block_size from a shared counter. Each instance is computed
-// alone, so the result does not depend on which thread ran it.
-
+// One thread's share: its own scratch, then blocks of instances from the shared counter (instance_blocks.hpp).
 void run_worker(const CompiledModel& model, const Ensemble& ensemble, const RunSpec& spec,
-                const std::vector<double>& times, int block, std::atomic<int>& next, EnsembleResult& result) {
+                const std::vector<double>& times, InstanceBlocks& blocks, EnsembleResult& result) {
   const InstanceScratchLayout layout = instance_scratch_layout(model, spec.method, static_cast<int>(times.size()));
   std::vector<double> scratch(layout.bytes / sizeof(double) + 1);
   std::vector<double> constants(static_cast<size_t>(model.n_constants) + 1);
   std::vector<double> q(static_cast<size_t>(model.nq) + 1), v(static_cast<size_t>(model.nv) + 1);
   const size_t per_instance = times.size() * static_cast<size_t>(model.n_outputs);
-  for (;;) {
-    const int begin = next.fetch_add(block);
-    if (begin >= ensemble.n_instances) break;
-    const int end = std::min(begin + block, ensemble.n_instances);
-    for (int i = begin; i < end; ++i) {
+  long long begin = 0, end = 0;
+  while (blocks.claim(begin, end)) {
+    for (int i = static_cast<int>(begin); i < static_cast<int>(end); ++i) {
       const auto start = Clock::now();
       ensemble.gather_constants(i, constants.data());
       ensemble.gather_initial_state(i, q.data(), v.data());
@@ -57,10 +52,6 @@ void run_worker(const CompiledModel& model, const Ensemble& ensemble, const RunS
 
 }  // namespace
 
-int ensemble_block_size(int instances, int threads) {
-  return std::max(1, std::min(16, instances / (8 * std::max(1, threads))));
-}
-
 EnsembleResult run_ensemble_cpu(const CompiledModel& model, const Ensemble& ensemble, const RunSpec& spec,
                                 const std::vector<double>& output_times, int threads) {
   EnsembleResult result;
@@ -74,22 +65,12 @@ EnsembleResult run_ensemble_cpu(const CompiledModel& model, const Ensemble& ense
   result.status.assign(static_cast<size_t>(n), InstanceStatus::ok);
   result.stats.assign(static_cast<size_t>(n), IntegratorStats{});
   result.wall_seconds.assign(static_cast<size_t>(n), 0.0);
-  if (threads <= 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  threads = std::min(threads, n);
+  threads = resolve_thread_count(threads, n);
   result.threads = threads;
 
   const auto start = Clock::now();
-  std::atomic<int> next{0};
-  const int block = ensemble_block_size(n, threads);
-  if (threads == 1) {
-    run_worker(model, ensemble, spec, output_times, block, next, result);
-  } else {
-    std::vector<std::thread> pool;
-    for (int t = 0; t < threads; ++t)
-      pool.emplace_back(run_worker, std::cref(model), std::cref(ensemble), std::cref(spec),
-                        std::cref(output_times), block, std::ref(next), std::ref(result));
-    for (std::thread& th : pool) th.join();
-  }
+  InstanceBlocks blocks(n, ensemble_block_size(n, threads));
+  run_on_threads(threads, [&] { run_worker(model, ensemble, spec, output_times, blocks, result); });
   result.total_wall_seconds = std::chrono::duration<double>(Clock::now() - start).count();
   return result;
 }

@@ -1,6 +1,9 @@
 #pragma once
 // Classical fixed-step Runge-Kutta of order 4 with cubic Hermite dense output, host and device, no
 // allocation. The System and Observer concepts are described in integrators/ode_system.hpp.
+// The state's scalar type Real is double for every model; float serves single-precision calibration workloads
+// (ode/lorenz.hpp). Time stays double either way; step coefficients are formed in double and rounded once to
+// Real, so with Real = double the arithmetic is unchanged.
 #include <cmath>
 
 #include "core/hd.hpp"
@@ -21,32 +24,33 @@ MYRIAD_HD_INLINE int rk4_workspace_size(int n) { return 3 * n + rk4_step_workspa
 // y_new must not alias y. work: rk4_step_workspace_size(n) doubles. Cost: 3 derivative evaluations (counted
 // in stats.function_evaluations; fewer if one fails) and O(n). Returns false if a derivative evaluation
 // failed, y_new then holds a partial sum.
-template <class System>
-MYRIAD_HD bool rk4_step(System& sys, double t, double h, const double* y, const double* dydt, double* y_new,
-                        double* work, IntegratorStats& stats) {
+template <class System, class Real>
+MYRIAD_HD bool rk4_step(System& sys, double t, double h, const Real* y, const Real* dydt, Real* y_new,
+                        Real* work, IntegratorStats& stats) {
   const int n = sys.dimension();
-  double* k = work;            // the current stage derivative k2, k3 or k4 (n)
-  double* y_stage = work + n;  // the state at which the next stage is evaluated (n)
-  const double half = 0.5 * h;
+  Real* k = work;            // the current stage derivative k2, k3 or k4 (n)
+  Real* y_stage = work + n;  // the state at which the next stage is evaluated (n)
+  const Real half = static_cast<Real>(0.5 * h);
+  const Real sixth = static_cast<Real>(h / 6.0), third = static_cast<Real>(h / 3.0), full = static_cast<Real>(h);
   for (int i = 0; i < n; ++i) {
-    y_new[i] = y[i] + (h / 6.0) * dydt[i];
+    y_new[i] = y[i] + sixth * dydt[i];
     y_stage[i] = y[i] + half * dydt[i];
   }
   ++stats.function_evaluations;
   if (!sys.derivative(t + half, y_stage, k)) return false;  // k2
   for (int i = 0; i < n; ++i) {
-    y_new[i] += (h / 3.0) * k[i];
+    y_new[i] += third * k[i];
     y_stage[i] = y[i] + half * k[i];
   }
   ++stats.function_evaluations;
   if (!sys.derivative(t + half, y_stage, k)) return false;  // k3
   for (int i = 0; i < n; ++i) {
-    y_new[i] += (h / 3.0) * k[i];
-    y_stage[i] = y[i] + h * k[i];
+    y_new[i] += third * k[i];
+    y_stage[i] = y[i] + full * k[i];
   }
   ++stats.function_evaluations;
   if (!sys.derivative(t + h, y_stage, k)) return false;  // k4
-  for (int i = 0; i < n; ++i) y_new[i] += (h / 6.0) * k[i];
+  for (int i = 0; i < n; ++i) y_new[i] += sixth * k[i];
   return true;
 }
 
@@ -55,13 +59,16 @@ MYRIAD_HD bool rk4_step(System& sys, double t, double h, const double* y, const 
 //   u(theta) = (1 - theta) y0 + theta y1 + theta (theta - 1) ((1 - 2 theta)(y1 - y0) + (theta - 1) h f0
 //              + theta h f1).
 // Its interpolation error is O(h^4), the same order as RK4's global error, so outputs keep order 4. O(n).
-MYRIAD_HD_INLINE void hermite_dense_output(int n, double theta, double h, const double* y0, const double* f0,
-                                           const double* y1, const double* f1, double* y_out) {
-  const double w = theta * (theta - 1.0);
+template <class Real>
+MYRIAD_HD_INLINE void hermite_dense_output(int n, double theta, double h, const Real* y0, const Real* f0,
+                                           const Real* y1, const Real* f1, Real* y_out) {
+  const Real th = static_cast<Real>(theta), w = static_cast<Real>(theta * (theta - 1.0));
+  const Real one_minus = static_cast<Real>(1.0 - theta), slope = static_cast<Real>(1.0 - 2.0 * theta);
+  const Real start_weight = static_cast<Real>((theta - 1.0) * h), end_weight = static_cast<Real>(theta * h);
   for (int i = 0; i < n; ++i) {
-    const double difference = y1[i] - y0[i];
-    y_out[i] = (1.0 - theta) * y0[i] + theta * y1[i] +
-               w * ((1.0 - 2.0 * theta) * difference + (theta - 1.0) * h * f0[i] + theta * h * f1[i]);
+    const Real difference = y1[i] - y0[i];
+    y_out[i] = one_minus * y0[i] + th * y1[i] +
+               w * (slope * difference + start_weight * f0[i] + end_weight * f1[i]);
   }
 }
 
@@ -83,17 +90,17 @@ MYRIAD_HD_INLINE void hermite_dense_output(int n, double theta, double h, const 
 // Cost: O(steps * (4 evaluations + n)). Returns ok; non_finite if a derivative evaluation failed or a state
 // became non-finite; max_steps if T needs more than max_steps steps (after taking max_steps);
 // step_size_too_small if h is not positive (or not finite).
-template <class System, class Observer>
-MYRIAD_HD InstanceStatus integrate_rk4(System& sys, double t0, double h, double* y,
-                                       const double* output_times, int n_outputs, Observer& obs, double* work,
-                                       IntegratorStats& stats, long long max_steps) {
+template <class System, class Observer, class Real>
+MYRIAD_HD InstanceStatus integrate_rk4(System& sys, double t0, double h, Real* y, const double* output_times,
+                                       int n_outputs, Observer& obs, Real* work, IntegratorStats& stats,
+                                       long long max_steps) {
   if (n_outputs <= 0) return InstanceStatus::ok;
   const int n = sys.dimension();
-  double* dydt_start = work;         // f at the start of the current step (n), the FSAL-like cache
-  double* y_end = work + n;          // the state at the end of the current step (n), written by rk4_step
-  double* dydt_end = work + 2 * n;   // f at the end of the current step (n); swapped into dydt_start
-  double* step_work = work + 3 * n;  // rk4_step's scratch (2n); its second half also receives dense outputs
-  double* y_dense = step_work + n;
+  Real* dydt_start = work;         // f at the start of the current step (n), the FSAL-like cache
+  Real* y_end = work + n;          // the state at the end of the current step (n), written by rk4_step
+  Real* dydt_end = work + 2 * n;   // f at the end of the current step (n); swapped into dydt_start
+  Real* step_work = work + 3 * n;  // rk4_step's scratch (2n); its second half also receives dense outputs
+  Real* y_dense = step_work + n;
 
   int next_output = 0;
   while (next_output < n_outputs && output_times[next_output] <= t0) {
@@ -140,7 +147,7 @@ MYRIAD_HD InstanceStatus integrate_rk4(System& sys, double t0, double h, double*
     }
 
     for (int i = 0; i < n; ++i) y[i] = y_end[i];
-    double* swap = dydt_start;
+    Real* swap = dydt_start;
     dydt_start = dydt_end;
     dydt_end = swap;
 

@@ -1,18 +1,17 @@
 #include "reference/reference_runner.hpp"
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <exception>
 #include <limits>
 #include <stdexcept>
 #include <string>
-#include <thread>
 
 #include "dynamics/tree_ode.hpp"
 #include "dynamics/tree_second_order.hpp"
 #include "ensemble/cpu_runner.hpp"
+#include "ensemble/instance_blocks.hpp"
 #include "ensemble/simulate_instance.hpp"
 #include "reference/finite_difference_jacobians.hpp"
 #include "reference/reference_dynamics.hpp"
@@ -146,20 +145,18 @@ struct ReferenceSecondOrderRecorder {
 
 using Clock = std::chrono::steady_clock;
 
-// As in cpu_runner.cpp: instances are handed out in blocks of ensemble_block_size from a shared counter; each
-// is computed alone.
+// As in cpu_runner.cpp: blocks of instances from the shared counter (ensemble/instance_blocks.hpp); each is
+// computed alone.
 void run_worker(const Model& model, const CompiledModel& compiled, const Ensemble& ensemble,
-                const RunSpec& spec, const std::vector<double>& times, int block, std::atomic<int>& next,
+                const RunSpec& spec, const std::vector<double>& times, InstanceBlocks& blocks,
                 EnsembleResult& result) {
   std::vector<double> constants(static_cast<size_t>(compiled.n_constants) + 1);
   std::vector<double> q(static_cast<size_t>(compiled.nq) + 1), v(static_cast<size_t>(compiled.nv) + 1);
   std::vector<double> values(model.parameters.size());
   const size_t per_instance = times.size() * static_cast<size_t>(compiled.n_outputs);
-  for (;;) {
-    const int begin = next.fetch_add(block);
-    if (begin >= ensemble.n_instances) break;
-    const int end = std::min(begin + block, ensemble.n_instances);
-    for (int i = begin; i < end; ++i) {
+  long long begin = 0, end = 0;
+  while (blocks.claim(begin, end)) {
+    for (int i = static_cast<int>(begin); i < static_cast<int>(end); ++i) {
       const auto start = Clock::now();
       const size_t index = static_cast<size_t>(i);
       double* outputs = result.values.data() + per_instance * index;
@@ -324,22 +321,13 @@ EnsembleResult run_ensemble_reference(const Model& model, const CompiledModel& c
   result.status.assign(static_cast<size_t>(n), InstanceStatus::ok);
   result.stats.assign(static_cast<size_t>(n), IntegratorStats{});
   result.wall_seconds.assign(static_cast<size_t>(n), 0.0);
-  if (threads <= 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  threads = std::max(1, std::min(threads, n));
+  threads = resolve_thread_count(threads, n);
   result.threads = threads;
 
   const auto start = Clock::now();
-  std::atomic<int> next{0};
-  const int block = ensemble_block_size(n, threads);
-  if (threads == 1) {
-    run_worker(model, compiled, ensemble, spec, output_times, block, next, result);
-  } else {
-    std::vector<std::thread> pool;
-    for (int t = 0; t < threads; ++t)
-      pool.emplace_back(run_worker, std::cref(model), std::cref(compiled), std::cref(ensemble),
-                        std::cref(spec), std::cref(output_times), block, std::ref(next), std::ref(result));
-    for (std::thread& th : pool) th.join();
-  }
+  InstanceBlocks blocks(n, ensemble_block_size(n, threads));
+  run_on_threads(threads,
+                 [&] { run_worker(model, compiled, ensemble, spec, output_times, blocks, result); });
   result.total_wall_seconds = std::chrono::duration<double>(Clock::now() - start).count();
   return result;
 }
