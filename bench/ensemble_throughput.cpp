@@ -1,7 +1,8 @@
 // Ensemble throughput: wall time and instance-steps per second for N = 1, 1e2, ..., 1e6 on the quarter car, the
 // stiff double pendulum, a closed-loop model (four-bar) and the spatial ladder with L = 16, on every backend this
-// machine has: reference, cpu on one thread and on all threads, cuda (thread per instance, "fused"). For the
-// Rosenbrock rows the share of the time spent factoring Pi is estimated (see lu_share below).
+// machine has: reference, cpu on one thread and on all threads, cuda fused (thread per instance; one launch, and a
+// step budget per launch with compaction), cuda staged (RN4 rows). For the Rosenbrock rows the share of the time
+// spent factoring Pi is estimated (see lu_seconds below).
 // Usage: ensemble_throughput [--cpu-max-n N] [--reference-max-n N] [--gpu-max-n N] [--out FILE.md]
 // (defaults 1e4, 100, 1e6, bench/results/ensemble_throughput_cpu.md or _gpu.md when a device is present)
 #include <chrono>
@@ -135,6 +136,8 @@ int main(int argc, char** argv) {
       struct Run {
         std::string backend;
         int threads;
+        CudaRunOptions cuda{};
+        std::string label;
       };
       std::vector<Run> runs;
       if (n <= reference_max_n) runs.push_back({"reference", all});
@@ -142,10 +145,18 @@ int main(int argc, char** argv) {
         runs.push_back({"cpu", 1});
         if (all > 1) runs.push_back({"cpu", all});
       }
-      if (gpu && n <= gpu_max_n) runs.push_back({"cuda", 0});
+      if (gpu && n <= gpu_max_n) {
+        CudaRunOptions compacted, staged;
+        compacted.step_budget = 256;
+        staged.strategy = GpuStrategy::staged;
+        runs.push_back({"cuda", 0, {}, "cuda fused"});
+        runs.push_back({"cuda", 0, compacted, "cuda fused, budget 256 + compaction"});
+        if (c.method == Method::rn4) runs.push_back({"cuda", 0, staged, "cuda staged"});
+      }
       double one_thread = 0.0;
       for (const Run& run : runs) {
-        const Backend backend = choose_backend(run.backend, run.threads);
+        Backend backend = choose_backend(run.backend, run.threads);
+        backend.cuda = run.cuda;
         const EnsembleResult r = run_on_backend(backend, model, *compiled, e, spec, times, run.threads);
         long long steps = 0, factorizations = 0, failed = 0;
         double instance_seconds = 0.0;
@@ -155,7 +166,7 @@ int main(int argc, char** argv) {
           instance_seconds += r.wall_seconds[i];
           failed += r.status[i] != InstanceStatus::ok;
         }
-        const std::string label = run.backend == "cuda" ? "cuda fused" : run.backend + ", " + std::to_string(r.threads) + " thr";
+        const std::string label = run.backend == "cuda" ? run.label : run.backend + ", " + std::to_string(r.threads) + " thr";
         if (run.backend == "cpu" && run.threads == 1) one_thread = r.total_wall_seconds;
         md << "| " << model.name << " | " << bench::method_name(c.method) << " | " << ndof << " | " << n << " | " << label
            << " | " << std::setprecision(4) << r.total_wall_seconds << " | " << steps << " | "

@@ -54,7 +54,7 @@ EnsembleResult run_on_backend(const Backend& backend, const Model& model, const 
       if (backend.automatic && compiled.constraints.m > 0)  // loop models are not in this build's kernel
         return run_ensemble_cpu(compiled, ensemble, spec, output_times, threads);
 #endif
-      return run_ensemble_cuda(compiled, ensemble, spec, output_times);
+      return run_ensemble_cuda(compiled, ensemble, spec, output_times, backend.cuda);
   }
   throw std::logic_error("unknown backend");
 }

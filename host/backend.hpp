@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "cuda_runner.hpp"
 #include "ensemble/ensemble.hpp"
 #include "ensemble/ensemble_result.hpp"
 #include "ensemble/run_spec.hpp"
@@ -18,6 +19,7 @@ struct Backend {
   std::string name;         // reference | cpu | cuda
   std::string description;  // what it runs on
   bool automatic = false;   // chosen by `auto`: may fall back to cpu for what the device build cannot run
+  CudaRunOptions cuda{};    // how the cuda backend runs (memory budget, step budget per launch)
 };
 
 // Resolves a --backend value. Throws std::invalid_argument for an unknown name and std::runtime_error when `cuda`

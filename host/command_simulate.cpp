@@ -88,6 +88,8 @@ int run_simulate(const SimulateOptions& o) {
     backend.description += " (auto: loop models are not compiled into this build's CUDA kernel)";
   }
 #endif
+  backend.cuda.step_budget = o.gpu_step_budget;
+  backend.cuda.strategy = o.gpu_strategy == "staged" ? GpuStrategy::staged : GpuStrategy::fused;
   const EnsembleResult result = run_on_backend(backend, model, *compiled, ensemble, spec, times, o.threads);
 
   std::vector<std::string> names;

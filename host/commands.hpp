@@ -29,6 +29,8 @@ struct SimulateOptions {
   long long max_steps = 10000000;
   int threads = 0;             // cpu and reference backends; 0: all hardware threads
   std::string backend = "auto";  // auto | reference | cpu | cuda
+  std::string gpu_strategy = "fused";  // cuda: fused | staged
+  long long gpu_step_budget = 0;   // cuda: step attempts per launch between compactions; 0: one launch to the end
   std::string out;
   std::string stats_json;
   std::string summary;  // per output time and signal: count, mean, std, min, max over instances

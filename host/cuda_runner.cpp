@@ -10,8 +10,12 @@
 #ifdef MYRIAD_HAVE_CUDA
 #include <cuda_runtime.h>
 
+#include <cublas_v2.h>
+
 #include "device_buffer.hpp"
+#include "ensemble/staged_runner.hpp"
 #include "simulate_kernel.cuh"
+#include "staged_kernel.cuh"
 #endif
 
 namespace myriad {
@@ -24,7 +28,7 @@ bool cuda_device_available(std::string* description) {
 }
 
 EnsembleResult run_ensemble_cuda(const CompiledModel&, const Ensemble&, const RunSpec&, const std::vector<double>&,
-                                 size_t) {
+                                 const CudaRunOptions&) {
   throw std::runtime_error("the cuda backend is not available: this build has no CUDA (MYRIAD_CUDA=OFF or no nvcc)");
 }
 
@@ -33,6 +37,106 @@ EnsembleResult run_ensemble_cuda(const CompiledModel&, const Ensemble&, const Ru
 using cuda::check;
 using cuda::DeviceBuffer;
 using cuda::upload;
+
+namespace {
+
+void check_cublas(cublasStatus_t status, const char* call) {
+  if (status != CUBLAS_STATUS_SUCCESS)
+    throw std::runtime_error(std::string(call) + ": " + cublasGetStatusString(status));
+}
+
+// Owns a cuBLAS handle.
+struct CublasHandle {
+  cublasHandle_t handle = nullptr;
+  CublasHandle() { check_cublas(cublasCreate(&handle), "cublasCreate"); }
+  ~CublasHandle() { cublasDestroy(handle); }
+  CublasHandle(const CublasHandle&) = delete;
+  CublasHandle& operator=(const CublasHandle&) = delete;
+};
+
+// Owns an instantiated CUDA graph.
+struct Graph {
+  cudaGraph_t graph = nullptr;
+  cudaGraphExec_t exec = nullptr;
+  ~Graph() {
+    if (exec) cudaGraphExecDestroy(exec);
+    if (graph) cudaGraphDestroy(graph);
+  }
+};
+
+// The staged strategy on one chunk: a first advance to every instance's first factorization request, then the
+// cycle factor, advance, (solve, advance) x 4 (ensemble/staged_cadence.hpp) until no instance is left running.
+// The cycle is captured once in a CUDA graph and replayed; where capture is refused, its calls are made directly.
+// Pi is stored row-major, which cuBLAS reads as its transpose: getrf factors Pi^T and getrs with CUBLAS_OP_T
+// solves Pi z = r. The singularity test of dense_lu.hpp is applied to the factors' diagonal by the integrator.
+void run_chunk_staged(cuda::StagedParams p, int threads_per_block, cudaStream_t stream) {
+  const int n = p.n;
+  const long long count = p.count;
+  DeviceBuffer d_matrices(sizeof(double*) * static_cast<size_t>(count));
+  DeviceBuffer d_vectors(sizeof(double*) * static_cast<size_t>(count));
+  DeviceBuffer d_dummy_matrices(sizeof(double) * static_cast<size_t>(count) * n * n);
+  DeviceBuffer d_dummy_vectors(sizeof(double) * static_cast<size_t>(count) * n);
+  DeviceBuffer d_pivots(sizeof(int) * static_cast<size_t>(count) * n);
+  DeviceBuffer d_info(sizeof(int) * static_cast<size_t>(count));
+  DeviceBuffer d_live(sizeof(int) * static_cast<size_t>(count));
+  check(cudaMemsetAsync(d_info.pointer, 0, sizeof(int) * static_cast<size_t>(count), stream), "cudaMemset (info)");
+  check(cuda::launch_staged_dummies(d_dummy_matrices.as<double>(), d_dummy_vectors.as<double>(), n, count, stream),
+        "staged dummies kernel launch");
+  p.matrices = d_matrices.as<double*>();
+  p.vectors = d_vectors.as<double*>();
+  p.dummy_matrices = d_dummy_matrices.as<double>();
+  p.dummy_vectors = d_dummy_vectors.as<double>();
+  p.lu_info = d_info.as<int>();
+  CublasHandle cublas;
+  check_cublas(cublasSetStream(cublas.handle, stream), "cublasSetStream");
+  const int batch = static_cast<int>(count);
+  int host_info = 0;  // getrsBatched's argument check (a host value)
+  const auto cycle = [&]() {
+    for (int launch = 0; launch < kStagedCycle; ++launch) {
+      const LinearRequest operation = staged_operation(launch);
+      if (operation == LinearRequest::factor) {
+        check_cublas(cublasDgetrfBatched(cublas.handle, n, p.matrices, n, d_pivots.as<int>(), d_info.as<int>(), batch),
+                     "cublasDgetrfBatched");
+      } else {
+        check_cublas(cublasDgetrsBatched(cublas.handle, CUBLAS_OP_T, n, 1, p.matrices, n, d_pivots.as<int>(),
+                                         p.vectors, n, &host_info, batch),
+                     "cublasDgetrsBatched");
+      }
+      cuda::StagedParams advance = p;
+      advance.first_launch = false;
+      advance.served = operation;
+      advance.next = staged_operation(launch + 1);
+      check(cuda::launch_staged_advance(advance, threads_per_block, stream), "staged advance kernel launch");
+    }
+  };
+  // The first advance: to every instance's first factorization request.
+  p.first_launch = true;
+  p.served = LinearRequest::none;
+  p.next = LinearRequest::factor;
+  check(cuda::launch_staged_advance(p, threads_per_block, stream), "staged advance kernel launch");
+  Graph graph;
+  bool captured = cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal) == cudaSuccess;
+  if (captured) {
+    try {
+      cycle();
+    } catch (const std::exception&) {
+      captured = false;
+    }
+    captured = cudaStreamEndCapture(stream, &graph.graph) == cudaSuccess && captured &&
+               cudaGraphInstantiate(&graph.exec, graph.graph, 0) == cudaSuccess;
+    cudaGetLastError();  // a refused capture leaves an error behind; the cycle then runs without the graph
+  }
+  for (;;) {
+    if (captured)
+      check(cudaGraphLaunch(graph.exec, stream), "cudaGraphLaunch (staged cycle)");
+    else
+      cycle();
+    check(cudaStreamSynchronize(stream), "staged cycle");
+    if (cuda::compact_live(p.status, count, d_live.as<int>(), stream) == 0) break;
+  }
+}
+
+}  // namespace
 
 bool cuda_device_available(std::string* description) {
   int count = 0;
@@ -50,9 +154,15 @@ bool cuda_device_available(std::string* description) {
 }
 
 EnsembleResult run_ensemble_cuda(const CompiledModel& model, const Ensemble& ensemble, const RunSpec& spec,
-                                 const std::vector<double>& output_times, size_t memory_budget_bytes) {
+                                 const std::vector<double>& output_times, const CudaRunOptions& options) {
+  if (options.threads_per_block < 1 || options.threads_per_block > 1024)
+    throw std::invalid_argument("cuda backend: threads per block " + std::to_string(options.threads_per_block) +
+                                " is outside 1..1024");
   std::string why;
+  if (options.strategy == GpuStrategy::staged && !staged_strategy_supports(spec.method, &why))
+    throw std::invalid_argument("--gpu-strategy staged runs rn4 only: " + why + " (use --gpu-strategy fused)");
   if (!cuda_device_available(&why)) throw std::runtime_error(why);
+  size_t memory_budget_bytes = options.memory_budget_bytes;
 #ifndef MYRIAD_DEVICE_LOOPS
   if (model.constraints.m > 0)
     throw std::runtime_error(
@@ -62,15 +172,7 @@ EnsembleResult run_ensemble_cuda(const CompiledModel& model, const Ensemble& ens
   const auto start = std::chrono::steady_clock::now();
   const long long n = ensemble.n_instances;
   const int n_times = static_cast<int>(output_times.size());
-  EnsembleResult result;
-  result.n_instances = static_cast<int>(n);
-  result.n_times = n_times;
-  result.n_signals = model.n_outputs;
-  result.times = output_times;
-  result.values.assign(static_cast<size_t>(n) * n_times * model.n_outputs, std::numeric_limits<double>::quiet_NaN());
-  result.status.assign(static_cast<size_t>(n), InstanceStatus::ok);
-  result.stats.assign(static_cast<size_t>(n), IntegratorStats{});
-  result.wall_seconds.assign(static_cast<size_t>(n), 0.0);
+  EnsembleResult result = make_ensemble_result(static_cast<int>(n), output_times, model.n_outputs);
 
   const DeviceBuffer d_model = upload(&model, 1);
   const DeviceBuffer d_constants = upload(ensemble.constants.data(), ensemble.constants.size());
@@ -82,7 +184,14 @@ EnsembleResult run_ensemble_cuda(const CompiledModel& model, const Ensemble& ens
                          sizeof(double) * static_cast<size_t>(model.nq + model.nv);
   scratch_bytes = (scratch_bytes + 15) / 16 * 16;
   const size_t output_bytes = sizeof(double) * static_cast<size_t>(n_times) * model.n_outputs;
-  const size_t per_instance = scratch_bytes + output_bytes + sizeof(int) + sizeof(IntegratorStats);
+  const int ndof = model.constraints.m > 0 ? model.constraints.n_independent : model.nv;
+  // Staged needs Pi; a model without degrees of freedom has none and runs fused.
+  const bool staged = options.strategy == GpuStrategy::staged && ndof > 0;
+  const size_t staged_bytes = staged ? sizeof(double) * static_cast<size_t>(ndof) * (ndof + 1) +
+                                           sizeof(int) * static_cast<size_t>(ndof + 2) + 2 * sizeof(double*)
+                                     : 0;
+  const size_t per_instance =
+      scratch_bytes + output_bytes + 2 * sizeof(int) + sizeof(IntegratorStats) + staged_bytes;
   if (memory_budget_bytes == 0) {
     size_t free_bytes = 0, total_bytes = 0;
     check(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");
@@ -94,16 +203,40 @@ EnsembleResult run_ensemble_cuda(const CompiledModel& model, const Ensemble& ens
   DeviceBuffer d_outputs(output_bytes * static_cast<size_t>(chunk));
   DeviceBuffer d_status(sizeof(int) * static_cast<size_t>(chunk));
   DeviceBuffer d_stats(sizeof(IntegratorStats) * static_cast<size_t>(chunk));
+  DeviceBuffer d_live(sizeof(int) * static_cast<size_t>(chunk));
   std::vector<int> status(static_cast<size_t>(chunk));
+  const long long budget = options.step_budget > 0 ? options.step_budget : -1;
+  cuda::Stream stream;
   for (long long first = 0; first < n; first += chunk) {
     const long long count = std::min(chunk, n - first);
     cuda::SimulateParams p{d_model.as<CompiledModel>(), d_constants.as<double>(), d_q.as<double>(), d_v.as<double>(),
                            d_times.as<double>(), n_times, n, first, count, spec, d_scratch.as<unsigned char>(),
-                           scratch_bytes, d_outputs.as<double>(), d_status.as<int>(), d_stats.as<IntegratorStats>()};
+                           scratch_bytes, d_outputs.as<double>(), d_status.as<int>(), d_stats.as<IntegratorStats>(),
+                           nullptr, count, true, budget};
     // All-ones bytes are a NaN double: outputs after an instance's failure read NaN, as on the CPU.
     check(cudaMemset(d_outputs.pointer, 0xFF, output_bytes * static_cast<size_t>(count)), "cudaMemset (outputs)");
-    check(cuda::launch_simulate(p, 128, nullptr), "simulate kernel launch");
-    check(cudaDeviceSynchronize(), "simulate kernel");
+    check(cudaMemset(d_stats.pointer, 0, sizeof(IntegratorStats) * static_cast<size_t>(count)), "cudaMemset (stats)");
+    if (staged) {
+      check(cudaDeviceSynchronize(), "cudaMemset");  // the staged run's stream does not wait on the default one
+      const cuda::StagedParams staged_params{p.model, p.constants, p.initial_q, p.initial_v, p.output_times,
+                                             p.n_output_times, p.total, p.first, p.count, p.spec, p.scratch,
+                                             p.scratch_bytes, p.outputs, p.status, p.stats, true,
+                                             LinearRequest::none, LinearRequest::factor, nullptr, ndof, nullptr,
+                                             nullptr, nullptr, nullptr};
+      run_chunk_staged(staged_params, options.threads_per_block, stream.stream);
+    } else {
+      // Launch, list the instances still running, launch again over those alone, until none is left.
+      for (;;) {
+        check(cuda::launch_simulate(p, options.threads_per_block, nullptr), "simulate kernel launch");
+        check(cudaDeviceSynchronize(), "simulate kernel");
+        if (budget < 0) break;
+        p.n_live = cuda::compact_live(d_status.as<int>(), count, d_live.as<int>(), nullptr);
+        check(cudaGetLastError(), "compaction of the live instances");
+        if (p.n_live == 0) break;
+        p.live = d_live.as<int>();
+        p.first_launch = false;
+      }
+    }
     check(cudaMemcpy(result.values.data() + static_cast<size_t>(first) * n_times * model.n_outputs, d_outputs.pointer,
                      output_bytes * static_cast<size_t>(count), cudaMemcpyDeviceToHost),
           "cudaMemcpy (outputs)");

@@ -1,6 +1,7 @@
 #pragma once
 // The CUDA ensemble run: compiled model copied to the device once, SoA tables of the ensemble copied once,
-// instances run thread-per-instance in chunks that fit a device-memory budget, outputs copied back per chunk.
+// instances run thread-per-instance in chunks that fit a device-memory budget, a step budget per launch with
+// finished instances compacted out between launches, outputs copied back per chunk.
 #include <string>
 #include <vector>
 
@@ -13,9 +14,26 @@ namespace myriad {
 // True when this build has CUDA and a device is present; `description` names the device or why there is none.
 bool cuda_device_available(std::string* description);
 
-// Runs the ensemble on device 0. memory_budget_bytes = 0: half the free device memory. Throws std::runtime_error
-// when the build has no CUDA, no device is present, or a CUDA call fails (naming the call and the CUDA error).
+// fused: a thread per instance runs its whole step loop, Pi's LU included (simulate_kernel.cuh). staged: a kernel
+// per phase over the instances with Pi factored by cuBLAS getrfBatched and the stages solved by getrsBatched, the
+// cycle captured in a CUDA graph (staged_kernel.cuh; RN4 only).
+enum class GpuStrategy { fused, staged };
+
+// How the cuda backend runs an ensemble.
+struct CudaRunOptions {
+  GpuStrategy strategy = GpuStrategy::fused;
+  size_t memory_budget_bytes = 0;  // device memory for one chunk of instances; 0: half the free memory
+  // Step attempts an instance may begin per launch; between launches the finished instances leave the work
+  // (compaction), so warps are refilled with live instances. <= 0: one launch runs every instance to the end.
+  long long step_budget = 0;
+  int threads_per_block = 128;
+};
+
+// Runs the ensemble on device 0. Results do not depend on the options (an instance advanced a budget at a time
+// computes exactly what it computes in one go). Throws std::runtime_error when the build has no CUDA, no device
+// is present, or a CUDA call fails (naming the call and the CUDA error); std::invalid_argument for
+// threads_per_block outside 1..1024 and for the staged strategy with a method other than RN4.
 EnsembleResult run_ensemble_cuda(const CompiledModel& model, const Ensemble& ensemble, const RunSpec& spec,
-                                 const std::vector<double>& output_times, size_t memory_budget_bytes = 0);
+                                 const std::vector<double>& output_times, const CudaRunOptions& options = {});
 
 }  // namespace myriad

@@ -45,6 +45,14 @@ int main(int argc, char** argv) {
   sim_cmd->add_option("--threads", sim.threads, "threads of the cpu and reference backends (default 0: all)");
   sim_cmd->add_option("--backend", sim.backend, "auto | reference | cpu | cuda (auto: cuda when a GPU is present)")
       ->check(CLI::IsMember({"auto", "reference", "cpu", "cuda"}));
+  sim_cmd->add_option("--gpu-strategy", sim.gpu_strategy,
+                      "cuda: fused (a thread per instance runs its whole step loop) | staged (a kernel per phase, "
+                      "Pi factored by cuBLAS batched LU, the cycle in a CUDA graph; rn4 only)")
+      ->check(CLI::IsMember({"fused", "staged"}));
+  sim_cmd->add_option("--gpu-step-budget", sim.gpu_step_budget,
+                      "cuda: step attempts per instance and launch; finished instances are compacted out between "
+                      "launches (default 0: one launch runs every instance to the end)")
+      ->check(CLI::NonNegativeNumber);
   sim_cmd->add_option("--out", sim.out, "output CSV file");
   sim_cmd->add_option("--stats-json", sim.stats_json, "write statistics as JSON");
   sim_cmd->add_flag("--stats", sim.stats, "print per-instance statistics summary");

@@ -1,6 +1,7 @@
 #pragma once
-// Kernel entry point of the thread-per-instance ("fused") ensemble run: each thread integrates one instance
-// through simulate_instance, the same host+device code the CPU backend runs.
+// Kernel entry point of the thread-per-instance ("fused") ensemble run: each thread advances one instance through
+// advance_instance, the same host+device code the CPU backend runs, by a budget of step attempts per launch (or
+// to the end); compact_live lists the instances still running for the next launch, so finished ones drop out.
 #include <cuda_runtime.h>
 
 #include "core/status.hpp"
@@ -8,6 +9,9 @@
 #include "model/compiled_model.hpp"
 
 namespace myriad::cuda {
+
+// The status slot of an instance that has not finished yet.
+constexpr int kInstanceRunning = -1;
 
 // Device buffers of one chunk of instances [first, first + count) of an ensemble of `total` instances.
 struct SimulateParams {
@@ -20,13 +24,23 @@ struct SimulateParams {
   long long total;                 // instances in the SoA tables
   long long first, count;          // this chunk
   RunSpec spec;
-  unsigned char* scratch;          // count * scratch_bytes
+  unsigned char* scratch;          // count * scratch_bytes; an instance keeps its slot across launches
   unsigned long long scratch_bytes;
   double* outputs;                 // count * n_output_times * n_outputs, instance-major
-  int* status;                     // count
-  IntegratorStats* stats;          // count
+  int* status;                     // count: InstanceStatus once finished, kInstanceRunning before
+  IntegratorStats* stats;          // count, zeroed before the first launch, added to by every launch
+  // This launch: the chunk-local instances it advances (live[0 .. n_live), nullptr: 0 .. count), whether it is
+  // their first, and the step attempts each may begin (< 0: to the end).
+  const int* live;
+  long long n_live;
+  bool first_launch;
+  long long step_budget;
 };
 
 cudaError_t launch_simulate(const SimulateParams& params, int threads_per_block, cudaStream_t stream);
+
+// Writes the indices i in [0, count) with status[i] == kInstanceRunning, in increasing order, to live and returns
+// how many there are (synchronizes with `stream`).
+long long compact_live(const int* status, long long count, int* live, cudaStream_t stream);
 
 }  // namespace myriad::cuda

@@ -22,6 +22,20 @@ std::vector<double> output_grid(double t0, double t_end, double dt_out) {
   return times;
 }
 
+EnsembleResult make_ensemble_result(int n_instances, const std::vector<double>& output_times, int n_signals) {
+  EnsembleResult result;
+  result.n_instances = n_instances;
+  result.n_times = static_cast<int>(output_times.size());
+  result.n_signals = n_signals;
+  result.times = output_times;
+  result.values.assign(static_cast<size_t>(n_instances) * output_times.size() * static_cast<size_t>(n_signals),
+                       std::numeric_limits<double>::quiet_NaN());
+  result.status.assign(static_cast<size_t>(n_instances), InstanceStatus::ok);
+  result.stats.assign(static_cast<size_t>(n_instances), IntegratorStats{});
+  result.wall_seconds.assign(static_cast<size_t>(n_instances), 0.0);
+  return result;
+}
+
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -54,17 +68,8 @@ void run_worker(const CompiledModel& model, const Ensemble& ensemble, const RunS
 
 EnsembleResult run_ensemble_cpu(const CompiledModel& model, const Ensemble& ensemble, const RunSpec& spec,
                                 const std::vector<double>& output_times, int threads) {
-  EnsembleResult result;
   const int n = ensemble.n_instances;
-  result.n_instances = n;
-  result.n_times = static_cast<int>(output_times.size());
-  result.n_signals = model.n_outputs;
-  result.times = output_times;
-  result.values.assign(static_cast<size_t>(n) * output_times.size() * static_cast<size_t>(model.n_outputs),
-                       std::numeric_limits<double>::quiet_NaN());
-  result.status.assign(static_cast<size_t>(n), InstanceStatus::ok);
-  result.stats.assign(static_cast<size_t>(n), IntegratorStats{});
-  result.wall_seconds.assign(static_cast<size_t>(n), 0.0);
+  EnsembleResult result = make_ensemble_result(n, output_times, model.n_outputs);
   threads = resolve_thread_count(threads, n);
   result.threads = threads;
 

@@ -23,6 +23,10 @@ struct EnsembleResult {
   }
 };
 
+// A result of n_instances instances before the run: values NaN (what an instance that fails leaves behind),
+// statuses ok, counters and times zero.
+EnsembleResult make_ensemble_result(int n_instances, const std::vector<double>& output_times, int n_signals);
+
 // Output grid t0, t0 + dt, ... up to t_end, with t_end itself always last.
 std::vector<double> output_grid(double t0, double t_end, double dt_out);
 

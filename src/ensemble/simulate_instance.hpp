@@ -11,6 +11,7 @@
 #include "dynamics/tree_second_order.hpp"
 #include "ensemble/run_spec.hpp"
 #include "integrators/dopri5.hpp"
+#include "integrators/integration_progress.hpp"
 #include "integrators/rk4.hpp"
 #include "integrators/ros2_w.hpp"
 #include "integrators/rosenbrock_nystrom.hpp"
@@ -63,6 +64,38 @@ struct SegmentObserver {
 
 MYRIAD_HD_INLINE bool is_rosenbrock(Method method) { return method == Method::rn4 || method == Method::ros2w; }
 
+// Where one instance's run stands between calls of advance_instance: at the start of the instance's scratch,
+// with everything else a run keeps outside the scratch arrays (the piecewise loop over input breakpoints, the
+// integrator's loop state, the loop ODE's partition state). Trivially copyable.
+struct InstanceProgress {
+  bool started = false, finished = false;
+  InstanceStatus status = InstanceStatus::ok;  // once finished
+  // integrate_piecewise: the segment in progress [segment_start, segment_end] with outputs first..end_index-1
+  bool in_segment = false;
+  double segment_start = 0.0, segment_end = 0.0;
+  int first = 0, end_index = 0, count = 0, n_times = 0;
+  IntegrationProgress integration;
+  // Models with loops: the LoopOde / LoopSecondOrder members (the arrays they point into are in the scratch).
+  LoopFailure loop_failure = LoopFailure::none;
+  double partition_condition = 0.0;
+  int repartitions = 0;
+  PartitionView partition_view{};
+  bool mass_cached = false;
+  double cached_t = 0.0;
+};
+
+// Doubles reserved for the InstanceProgress at the start of every instance's scratch (64-byte aligned).
+MYRIAD_HD_INLINE std::size_t instance_progress_doubles() {
+  return (sizeof(InstanceProgress) + 63) / 64 * 64 / sizeof(double);
+}
+
+MYRIAD_HD_INLINE InstanceProgress& instance_progress(void* scratch) {
+  return *static_cast<InstanceProgress*>(scratch);
+}
+
+// Readies an instance's scratch for its first advance_instance call.
+MYRIAD_HD_INLINE void begin_instance(void* scratch) { instance_progress(scratch) = InstanceProgress{}; }
+
 // Offsets (doubles, then bytes for the carved workspaces) of one instance's scratch.
 struct InstanceScratchLayout {
   std::size_t base_q, q, qdd, y, xw, segment_times, work;  // in doubles
@@ -89,7 +122,7 @@ MYRIAD_HD inline InstanceScratchLayout instance_scratch_layout(const CompiledMod
   std::size_t tree_bytes = 0;
   carve_tree_workspace<double>(model, nullptr, &tree_bytes);
   InstanceScratchLayout l;
-  std::size_t d = 0;
+  std::size_t d = instance_progress_doubles();
   l.base_q = d;
   d += nq;
   l.q = d;
@@ -116,7 +149,7 @@ MYRIAD_HD inline InstanceScratchLayout loop_instance_scratch_layout(const Compil
                                                                     int n_output_times) {
   const int ndof = model.constraints.n_independent;
   InstanceScratchLayout l{};
-  std::size_t d = 0;
+  std::size_t d = instance_progress_doubles();
   l.y = d;
   d += 2 * static_cast<std::size_t>(ndof) + 1;
   l.segment_times = d;
@@ -148,158 +181,248 @@ struct LoopSignalRecorder {
 };
 
 // Integrates the pieces between input breakpoints (dynamics/time_breakpoints.hpp) with one adaptive method;
-// `integrate(t_begin, times, count, observer)` integrates the state it holds from t_begin to times[count - 1].
+// `integrate(t_begin, times, count, observer, integration_progress)` integrates the state it holds from t_begin to
+// times[count - 1], resumably (integrators/integration_progress.hpp). Stops when the integration's budget is
+// used up (progress.finished stays false) and carries on from there in a later call with the same progress; the
+// budget left over from one segment passes to the next. When finished: progress.finished, progress.status.
+template <class K, class Observer, class Integrate>
+MYRIAD_HD void integrate_piecewise(const CompiledModel& model, const K& k, const double* output_times,
+                                   int n_output_times, double* segment_times, Observer& observer,
+                                   Integrate&& integrate, InstanceProgress& progress) {
+  const double t_end = output_times[n_output_times - 1];
+  while (progress.first < n_output_times) {
+    if (!progress.in_segment) {
+      const double breakpoint = next_time_breakpoint(model, k, progress.segment_start, t_end);
+      int last = progress.first;
+      while (last < n_output_times && output_times[last] <= breakpoint) ++last;
+      const int count = last - progress.first;
+      for (int i = 0; i < count; ++i) segment_times[i] = output_times[progress.first + i];
+      const bool extra_end = count == 0 || segment_times[count - 1] < breakpoint;
+      if (extra_end) segment_times[count] = breakpoint;
+      progress.segment_end = breakpoint;
+      progress.end_index = last;
+      progress.count = count;
+      progress.n_times = extra_end ? count + 1 : count;
+      // A fresh integration for the segment; what the caller set for the run (budget left, who does the linear
+      // algebra) carries over.
+      const long long budget = progress.integration.budget;
+      const bool external_lu = progress.integration.external_lu;
+      progress.integration = IntegrationProgress{};
+      progress.integration.budget = budget;
+      progress.integration.external_lu = external_lu;
+      progress.in_segment = true;
+    }
+    SegmentObserver<Observer> segment{&observer, progress.first, progress.count};
+    const InstanceStatus status =
+        integrate(progress.segment_start, segment_times, progress.n_times, segment, progress.integration);
+    if (!progress.integration.finished()) return;
+    if (status != InstanceStatus::ok) {
+      progress.finished = true;
+      progress.status = status;
+      return;
+    }
+    progress.in_segment = false;
+    progress.segment_start = progress.segment_end;
+    progress.first = progress.end_index;
+  }
+  progress.finished = true;
+  progress.status = InstanceStatus::ok;
+}
+
+// In one call, to the end, with an integrate(t_begin, times, count, observer) that runs to the end of its segment
+// (the reference path's integrations). Returns the status.
 template <class K, class Observer, class Integrate>
 MYRIAD_HD InstanceStatus integrate_piecewise(const CompiledModel& model, const K& k, double t0,
                                              const double* output_times, int n_output_times, double* segment_times,
                                              Observer& observer, Integrate&& integrate) {
-  double t = t0;
-  int first = 0;
-  const double t_end = output_times[n_output_times - 1];
-  while (first < n_output_times) {
-    const double breakpoint = next_time_breakpoint(model, k, t, t_end);
-    int last = first;
-    while (last < n_output_times && output_times[last] <= breakpoint) ++last;
-    int count = last - first;
-    for (int i = 0; i < count; ++i) segment_times[i] = output_times[first + i];
-    if (count == 0 || segment_times[count - 1] < breakpoint) segment_times[count] = breakpoint;
-    const int n_times = (count == 0 || segment_times[count - 1] < breakpoint) ? count + 1 : count;
-    SegmentObserver<Observer> segment{&observer, first, count};
-    const InstanceStatus status = integrate(t, segment_times, n_times, segment);
-    if (status != InstanceStatus::ok) return status;
-    t = breakpoint;
-    first = last;
-  }
-  return InstanceStatus::ok;
+  InstanceProgress progress;
+  progress.segment_start = t0;
+  integrate_piecewise(model, k, output_times, n_output_times, segment_times, observer,
+                      [&](double t, const double* times, int count, auto& segment, IntegrationProgress& p) {
+                        return p.finish(integrate(t, times, count, segment));
+                      },
+                      progress);
+  return progress.status;
 }
 
-// One instance of a model with loops: the dependent coordinates of q_init and v_init are assembled first (a
-// failure is projection_failed), then the state-space ODE over the independent coordinates is integrated.
-// Zero-DOF (fully driven) models have nothing to integrate: every output is the kinematic solution at its time.
+// Runs the step loop of one instance's integration for the budget in progress (RK4 without pieces: input
+// breakpoints do not move its fixed grid; the adaptive methods piecewise). `first_order` and `second_order`
+// are the model's two views of its dynamics; `first_order_observer` and `second_order_observer` hand their states
+// to the signal recorder.
+template <class K, class FirstOrder, class SecondOrder, class FirstObserver, class SecondObserver>
+MYRIAD_HD void run_integrator(const CompiledModel& model, const K& k, const RunSpec& spec, FirstOrder& first_order,
+                              SecondOrder* second_order, double* y, double* x, double* w, const double* output_times,
+                              int n_output_times, double* segment_times, double* work, FirstObserver& first_observer,
+                              SecondObserver& second_observer, IntegratorStats& stats, InstanceProgress& progress) {
+  StepControl control = spec.control;
+  control.max_steps = spec.max_steps;
+  switch (spec.method) {
+    case Method::rk4: {
+      const InstanceStatus status = integrate_rk4(first_order, spec.t0, spec.h, y, output_times, n_output_times,
+                                                  first_observer, work, stats, spec.max_steps, progress.integration);
+      if (progress.integration.finished()) {
+        progress.finished = true;
+        progress.status = status;
+      }
+      return;
+    }
+    case Method::dopri5:
+      integrate_piecewise(model, k, output_times, n_output_times, segment_times, first_observer,
+                          [&](double t, const double* times, int count, auto& observer, IntegrationProgress& p) {
+                            return integrate_dopri5(first_order, t, y, times, count, observer, control, work, stats,
+                                                    p);
+                          },
+                          progress);
+      return;
+    case Method::rn4:
+    case Method::ros2w: {
+      const bool rn4 = spec.method == Method::rn4;
+      integrate_piecewise(model, k, output_times, n_output_times, segment_times, second_observer,
+                          [&](double t, const double* times, int count, auto& observer, IntegrationProgress& p) {
+                            return rn4 ? integrate_rn4(*second_order, t, x, w, times, count, observer, control, work,
+                                                       stats, p)
+                                       : integrate_ros2w(*second_order, t, x, w, times, count, observer, control,
+                                                         work, stats, p);
+                          },
+                          progress);
+      return;
+    }
+  }
+  progress.finished = true;
+  progress.status = InstanceStatus::non_finite;
+}
+
+// Advances one instance of a model with loops (see advance_instance). On the first call the dependent
+// coordinates of q_init and v_init are assembled (a failure is projection_failed); then the state-space ODE over
+// the independent coordinates is integrated. Zero-DOF (fully driven) models have nothing to integrate: every
+// output is the kinematic solution at its time, all in the first call.
 template <class K>
-MYRIAD_HD InstanceStatus simulate_loop_instance(const CompiledModel& model, const K& k, const double* q_init,
-                                                const double* v_init, const RunSpec& spec,
-                                                const double* output_times, int n_output_times, void* scratch,
-                                                double* outputs, IntegratorStats& stats) {
+MYRIAD_HD void advance_loop_instance(const CompiledModel& model, const K& k, const double* q_init,
+                                     const double* v_init, const RunSpec& spec, const double* output_times,
+                                     int n_output_times, void* scratch, double* outputs, IntegratorStats& stats,
+                                     InstanceProgress& progress) {
   const InstanceScratchLayout l = loop_instance_scratch_layout(model, spec.method, n_output_times);
   double* d = static_cast<double*>(scratch);
   unsigned char* bytes = static_cast<unsigned char*>(scratch);
   LoopOde<K> ode{&model, k, carve_loop_scratch<double>(model, bytes + l.tree_offset, nullptr), LoopFailure::none, 0.0, 0};
   double* y = d + l.y;
+  const auto finish = [&](InstanceStatus status) {
+    progress.finished = true;
+    progress.status = status;
+  };
   const auto failed = [&]() {
     return ode.failure == LoopFailure::projection ? InstanceStatus::projection_failed
                                                   : (ode.failure == LoopFailure::singular
                                                          ? InstanceStatus::singular_matrix
                                                          : InstanceStatus::non_finite);
   };
-  if (n_output_times <= 0) return InstanceStatus::ok;
-  if (!ode.initialize(spec.t0, q_init, v_init, y)) return failed();
   LoopSignalRecorder<K> recorder{&ode, outputs};
   const int ndof = model.constraints.n_independent;
-  if (ndof == 0) {
-    for (int i = 0; i < n_output_times; ++i) {
-      if (!ode.expand(output_times[i], y)) return failed();
-      recorder(i, output_times[i], y);
+  if (!progress.started) {
+    progress.started = true;
+    progress.segment_start = spec.t0;
+    if (n_output_times <= 0) return finish(InstanceStatus::ok);
+    if (!ode.initialize(spec.t0, q_init, v_init, y)) return finish(failed());
+    if (ndof == 0) {
+      for (int i = 0; i < n_output_times; ++i) {
+        if (!ode.expand(output_times[i], y)) return finish(failed());
+        recorder(i, output_times[i], y);
+      }
+      return finish(InstanceStatus::ok);
     }
-    return InstanceStatus::ok;
+  } else {
+    ode.failure = progress.loop_failure;
+    ode.partition_condition = progress.partition_condition;
+    ode.repartitions = progress.repartitions;
+    ode.s.partition.view = progress.partition_view;
   }
-  StepControl control = spec.control;
-  control.max_steps = spec.max_steps;
-  double* work = d + l.work;
-  double* segment_times = d + l.segment_times;
-  InstanceStatus status = InstanceStatus::ok;
-  switch (spec.method) {
-    case Method::rk4:
-      status = integrate_rk4(ode, spec.t0, spec.h, y, output_times, n_output_times, recorder, work, stats,
-                             spec.max_steps);
-      break;
-    case Method::dopri5:
-      status = integrate_piecewise(model, k, spec.t0, output_times, n_output_times, segment_times, recorder,
-                                   [&](double t, const double* times, int count, auto& observer) {
-                                     return integrate_dopri5(ode, t, y, times, count, observer, control, work,
-                                                             stats);
-                                   });
-      break;
-    case Method::rn4:
-    case Method::ros2w: {
-      LoopSecondOrder<K> system{
-          &ode, carve_loop_scratch<JacobianDual>(model, bytes + l.second_order_offset, nullptr), false, 0.0};
-      const bool rn4 = spec.method == Method::rn4;
-      double* x = y;
-      double* w = y + ndof;
-      status = integrate_piecewise(model, k, spec.t0, output_times, n_output_times, segment_times, recorder,
-                                   [&](double t, const double* times, int count, auto& observer) {
-                                     return rn4 ? integrate_rn4(system, t, x, w, times, count, observer, control,
-                                                                work, stats)
-                                                : integrate_ros2w(system, t, x, w, times, count, observer,
-                                                                  control, work, stats);
-                                   });
-      break;
-    }
-  }
-  if (status == InstanceStatus::non_finite && ode.failure != LoopFailure::none) return failed();
-  return status;
+  LoopSecondOrder<K> system{&ode, is_rosenbrock(spec.method) ? carve_loop_scratch<JacobianDual>(model, bytes + l.second_order_offset, nullptr) : LoopScratch<JacobianDual>{},
+                            progress.mass_cached, progress.cached_t};
+  run_integrator(model, k, spec, ode, &system, y, y, y + ndof, output_times, n_output_times, d + l.segment_times,
+                 d + l.work, recorder, recorder, stats, progress);
+  progress.loop_failure = ode.failure;
+  progress.partition_condition = ode.partition_condition;
+  progress.repartitions = ode.repartitions;
+  progress.partition_view = ode.s.partition.view;
+  progress.mass_cached = system.mass_cached;
+  progress.cached_t = system.cached_t;
+  if (progress.finished && progress.status == InstanceStatus::non_finite && ode.failure != LoopFailure::none)
+    progress.status = failed();
 }
 
-// Integrates one instance. q_init (nq), v_init (nv): its initial state; outputs: n_outputs_times x n_signals.
-// Adaptive methods integrate piecewise between the inputs' breakpoints; RK4 keeps its fixed grid. Returns the
-// instance's status; stats counts its work. Cost: O(steps * n) (plus O(n^3) per step for Rosenbrock methods).
+// Advances one instance by at most `budget` step attempts (< 0: to the end) from where the previous call left it
+// (begin_instance before the first call). q_init (nq), v_init (nv): its initial state, read on the first call;
+// outputs: n_outputs_times x n_signals, each written when the integration passes its time. Adaptive methods
+// integrate piecewise between the inputs' breakpoints; RK4 keeps its fixed grid. Returns true once the instance
+// has finished, with its status in instance_progress(scratch).status; stats counts its work (add across calls).
+// Calls with a budget give the same results, bit for bit, as one call without. Cost: O(steps * n) (plus O(n^3)
+// per step for Rosenbrock methods).
+template <class K>
+MYRIAD_HD bool advance_instance(const CompiledModel& model, const K& k, const double* q_init, const double* v_init,
+                                const RunSpec& spec, const double* output_times, int n_output_times, void* scratch,
+                                double* outputs, IntegratorStats& stats, long long budget) {
+  InstanceProgress& stored = instance_progress(scratch);
+  if (stored.finished) return true;
+  InstanceProgress progress = stored;  // a local copy: the step loops keep it in registers on the device
+  progress.integration.budget = budget;
+#if defined(__CUDA_ARCH__) && !defined(MYRIAD_DEVICE_LOOPS)
+  // Not compiled for the device unless asked for (CMake MYRIAD_DEVICE_LOOPS); the cuda runner refuses loop
+  // models before launching, so this is never reached.
+  if (model.constraints.m > 0) {
+    progress.finished = true;
+    progress.status = InstanceStatus::non_finite;
+    stored = progress;
+    return true;
+  }
+#else
+  if (model.constraints.m > 0) {
+    advance_loop_instance(model, k, q_init, v_init, spec, output_times, n_output_times, scratch, outputs, stats,
+                          progress);
+    stored = progress;
+    return progress.finished;
+  }
+#endif
+  const InstanceScratchLayout l = instance_scratch_layout(model, spec.method, n_output_times);
+  double* d = static_cast<double*>(scratch);
+  unsigned char* bytes = static_cast<unsigned char*>(scratch);
+  TreeOde<K> ode{&model, k, d + l.base_q, d + l.q, d + l.qdd,
+                 carve_tree_workspace<double>(model, bytes + l.tree_offset, nullptr)};
+  double* y = d + l.y;
+  double* x = d + l.xw;
+  double* w = x + model.nv;
+  SignalRecorder<K> recorder{&ode, outputs, output_times};
+  // Same chart base as the recorder's TreeOde, so (x, w) -> (x, u) conversions agree.
+  TreeSecondOrder<K> system = is_rosenbrock(spec.method)
+                                  ? make_tree_second_order(model, k, ode.base_q, bytes + l.second_order_offset)
+                                  : TreeSecondOrder<K>{};
+  if (!progress.started) {
+    progress.started = true;
+    progress.segment_start = spec.t0;
+    chart_from_q(model, q_init, ode.base_q, y);
+    for (int i = 0; i < model.nv; ++i) y[model.nv + i] = v_init[i];
+    if (n_output_times <= 0) {
+      progress.finished = true;
+      stored = progress;
+      return true;
+    }
+    if (is_rosenbrock(spec.method)) system.from_first_order(y, x, w);
+  }
+  SecondOrderRecorder<K> adapter{&system, &recorder, y};
+  run_integrator(model, k, spec, ode, &system, y, x, w, output_times, n_output_times, d + l.segment_times,
+                 d + l.work, recorder, adapter, stats, progress);
+  stored = progress;
+  return progress.finished;
+}
+
+// Integrates one instance to the end in one call (advance_instance without a budget). Returns its status.
 template <class K>
 MYRIAD_HD InstanceStatus simulate_instance(const CompiledModel& model, const K& k, const double* q_init,
                                            const double* v_init, const RunSpec& spec, const double* output_times,
                                            int n_output_times, void* scratch, double* outputs,
                                            IntegratorStats& stats) {
-#if defined(__CUDA_ARCH__) && !defined(MYRIAD_DEVICE_LOOPS)
-  // Not compiled for the device unless asked for (CMake MYRIAD_DEVICE_LOOPS); the cuda runner refuses loop
-  // models before launching, so this is never reached.
-  if (model.constraints.m > 0) return InstanceStatus::non_finite;
-#else
-  if (model.constraints.m > 0)
-    return simulate_loop_instance(model, k, q_init, v_init, spec, output_times, n_output_times, scratch, outputs,
-                                  stats);
-#endif
-  const InstanceScratchLayout l = instance_scratch_layout(model, spec.method, n_output_times);
-  double* d = static_cast<double*>(scratch);
-  TreeOde<K> ode{&model, k, d + l.base_q, d + l.q, d + l.qdd,
-                 carve_tree_workspace<double>(model, static_cast<unsigned char*>(scratch) + l.tree_offset, nullptr)};
-  double* y = d + l.y;
-  chart_from_q(model, q_init, ode.base_q, y);
-  for (int i = 0; i < model.nv; ++i) y[model.nv + i] = v_init[i];
-  SignalRecorder<K> recorder{&ode, outputs, output_times};
-  if (n_output_times <= 0) return InstanceStatus::ok;
-  StepControl control = spec.control;
-  control.max_steps = spec.max_steps;
-  double* work = d + l.work;
-  double* segment_times = d + l.segment_times;
-  switch (spec.method) {
-    case Method::rk4:
-      return integrate_rk4(ode, spec.t0, spec.h, y, output_times, n_output_times, recorder, work, stats,
-                           spec.max_steps);
-    case Method::dopri5:
-      return integrate_piecewise(model, k, spec.t0, output_times, n_output_times, segment_times, recorder,
-                                 [&](double t, const double* times, int count, auto& observer) {
-                                   return integrate_dopri5(ode, t, y, times, count, observer, control, work, stats);
-                                 });
-    case Method::rn4:
-    case Method::ros2w: {
-      // Same chart base as the recorder's TreeOde, so (x, w) -> (x, u) conversions agree.
-      TreeSecondOrder<K> system = make_tree_second_order(
-          model, k, ode.base_q, static_cast<unsigned char*>(scratch) + l.second_order_offset);
-      double* x = d + l.xw;
-      double* w = x + model.nv;
-      system.from_first_order(y, x, w);
-      SecondOrderRecorder<K> adapter{&system, &recorder, y};
-      const bool rn4 = spec.method == Method::rn4;
-      return integrate_piecewise(model, k, spec.t0, output_times, n_output_times, segment_times, adapter,
-                                 [&](double t, const double* times, int count, auto& observer) {
-                                   return rn4 ? integrate_rn4(system, t, x, w, times, count, observer, control,
-                                                              work, stats)
-                                              : integrate_ros2w(system, t, x, w, times, count, observer, control,
-                                                                work, stats);
-                                 });
-    }
-  }
-  return InstanceStatus::non_finite;
+  begin_instance(scratch);
+  advance_instance(model, k, q_init, v_init, spec, output_times, n_output_times, scratch, outputs, stats, -1);
+  return instance_progress(scratch).status;
 }
 
 }  // namespace myriad

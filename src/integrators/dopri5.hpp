@@ -9,6 +9,7 @@
 #include "core/hd.hpp"
 #include "core/scalar.hpp"
 #include "core/status.hpp"
+#include "integrators/integration_progress.hpp"
 #include "integrators/step_control.hpp"
 
 namespace myriad {
@@ -138,47 +139,53 @@ MYRIAD_HD_INLINE void dopri5_dense_output(int n, double theta, double h, const d
 // failed/non-finite trials; step_size_too_small if the controller asks for a step below
 // minimum_step_size(control, t) = max(h_min, 1e-14 max(1, |t|)) after ordinary error rejections; max_steps if
 // control.max_steps attempts (accepted + rejected) did not reach T.
+// The resumable form (integrators/integration_progress.hpp): stops before an attempt when progress.budget is
+// used up (returning ok with progress.finished() false); a later call with the same progress, y and work carries
+// on bit for bit. Finished: returns progress.status.
 template <class System, class Observer>
 MYRIAD_HD InstanceStatus integrate_dopri5(System& sys, double t0, double* y, const double* output_times,
                                           int n_outputs, Observer& obs, const StepControl& control,
-                                          double* work, IntegratorStats& stats) {
-  if (n_outputs <= 0) return InstanceStatus::ok;
+                                          double* work, IntegratorStats& stats, IntegrationProgress& progress) {
+  if (progress.finished()) return progress.status;
+  if (n_outputs <= 0) return progress.finish(InstanceStatus::ok);
   const int n = sys.dimension();
-  double* k1 = work;                 // f at the start of the current step (n): the FSAL stage
-  double* k7 = work + n;             // f at the end of the current trial step (n); swapped into k1 on accept
+  double* derivative_a = work;       // f at the start of the current step (n): the FSAL stage ...
+  double* derivative_b = work + n;   // ... and f at the end of the current trial step (n); swap on accept
   double* y_new = work + 2 * n;      // the 5th-order solution at the end of the trial step (n)
   double* error = work + 3 * n;      // the error estimate y_new - yhat_new (n); then reused for dense outputs
   double* step_work = work + 4 * n;  // dopri5_step's scratch (6n): k2..k6 and a stage state
+  int& next_output = progress.next_output;
+  double& t = progress.t;
+  double& h = progress.h;
+  bool& after_rejection = progress.retry.after_rejection;
 
-  int next_output = 0;
-  while (next_output < n_outputs && output_times[next_output] <= t0) {
-    obs(next_output, output_times[next_output], y);
-    ++next_output;
+  if (progress.phase == IntegrationProgress::Phase::fresh) {
+    while (next_output < n_outputs && output_times[next_output] <= t0) {
+      obs(next_output, output_times[next_output], y);
+      ++next_output;
+    }
+    if (next_output == n_outputs) return progress.finish(InstanceStatus::ok);
+    ++stats.function_evaluations;
+    if (!sys.derivative(t0, y, derivative_a)) return progress.finish(InstanceStatus::non_finite);
+    h = control.h_initial > 0.0
+            ? control.h_initial
+            : initial_step_size(sys, t0, y, derivative_a, kDopri5LowerOrder, control, step_work, stats);
+    t = t0;
+    progress.attempts = 0;
+    progress.swapped = false;
+    progress.retry = RetryState{};
+    progress.phase = IntegrationProgress::Phase::stepping;
   }
-  if (next_output == n_outputs) return InstanceStatus::ok;
   const double t_end = output_times[n_outputs - 1];
 
-  ++stats.function_evaluations;
-  if (!sys.derivative(t0, y, k1)) return InstanceStatus::non_finite;
-  double h = control.h_initial > 0.0
-                 ? control.h_initial
-                 : initial_step_size(sys, t0, y, k1, kDopri5LowerOrder, control, step_work, stats);
-
-  double t = t0;
-  long long attempts = 0;
-  bool after_rejection = false;
-  bool last_rejection_non_finite = false;  // decides the status if h underflows while retrying
   for (;;) {
-    if (control.h_max > 0.0) h = std::fmin(h, control.h_max);
-    if (!(h >= minimum_step_size(control, t))) {
-      return last_rejection_non_finite ? InstanceStatus::non_finite : InstanceStatus::step_size_too_small;
-    }
-    if (attempts >= control.max_steps) return InstanceStatus::max_steps;
-    ++attempts;
-
-    const double remaining = t_end - t;
-    const bool last = remaining <= 1.01 * h;  // h <= h_max here, so stretching never exceeds 1.01 h_max
-    const double h_try = last ? remaining : h;
+    // An underflowing h ends the run with the reason of the last rejection (non_finite or step_size_too_small).
+    InstanceStatus result = InstanceStatus::ok;
+    if (!begin_adaptive_attempt(progress, control, t_end, &result)) return result;
+    const bool last = progress.last;
+    const double h_try = progress.h_try;
+    double* k1 = progress.swapped ? derivative_b : derivative_a;
+    double* k7 = progress.swapped ? derivative_a : derivative_b;
 
     const bool evaluated = dopri5_step(sys, t, h_try, y, k1, y_new, error, k7, step_work, stats);
     const double err = evaluated ? error_norm(n, y, y_new, error, control.rtol, control.atol) : 0.0;
@@ -186,14 +193,14 @@ MYRIAD_HD InstanceStatus integrate_dopri5(System& sys, double t0, double* y, con
       ++stats.rejected;
       h = 0.5 * h_try;
       after_rejection = true;
-      last_rejection_non_finite = true;
+      progress.retry.last = RetryState::Failure::non_finite;
       continue;
     }
     if (err > 1.0) {
       ++stats.rejected;
       h = next_step_size(h_try, err, kDopri5LowerOrder, control, true);
       after_rejection = true;
-      last_rejection_non_finite = false;
+      progress.retry.last = RetryState::Failure::error;
       continue;
     }
 
@@ -213,25 +220,32 @@ MYRIAD_HD InstanceStatus integrate_dopri5(System& sys, double t0, double* y, con
     }
 
     for (int i = 0; i < n; ++i) y[i] = y_new[i];
-    double* swap = k1;
-    k1 = k7;
-    k7 = swap;
+    progress.swapped = !progress.swapped;  // k7 is the next step's k1 (FSAL)
     t = t_new;
 
     if (sys.rebase(t, y)) {
       for (int i = 0; i < n; ++i) {
-        if (!is_finite(y[i])) return InstanceStatus::non_finite;
+        if (!is_finite(y[i])) return progress.finish(InstanceStatus::non_finite);
       }
       if (!last) {
         ++stats.function_evaluations;
-        if (!sys.derivative(t, y, k1)) return InstanceStatus::non_finite;
+        if (!sys.derivative(t, y, k7)) return progress.finish(InstanceStatus::non_finite);
       }
     }
-    if (last) return InstanceStatus::ok;
+    if (last) return progress.finish(InstanceStatus::ok);
     h = next_step_size(h_try, err, kDopri5LowerOrder, control, after_rejection);
     after_rejection = false;
-    last_rejection_non_finite = false;
+    progress.retry.last = RetryState::Failure::none;
   }
+}
+
+// In one call, to the end.
+template <class System, class Observer>
+MYRIAD_HD InstanceStatus integrate_dopri5(System& sys, double t0, double* y, const double* output_times,
+                                          int n_outputs, Observer& obs, const StepControl& control,
+                                          double* work, IntegratorStats& stats) {
+  IntegrationProgress progress;
+  return integrate_dopri5(sys, t0, y, output_times, n_outputs, obs, control, work, stats, progress);
 }
 
 }  // namespace myriad

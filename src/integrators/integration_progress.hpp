@@ -5,6 +5,8 @@
 // of step attempts and a later call with the same progress, system, state and workspace carries on exactly where
 // it stopped, bit for bit. The GPU runner uses this to launch a step budget at a time and drop finished instances
 // from the next launch (compaction); the overloads without a progress run to the end in one call.
+#include <cmath>
+
 #include "core/hd.hpp"
 #include "core/status.hpp"
 #include "integrators/step_control.hpp"
@@ -28,6 +30,27 @@ struct IntegrationProgress {
   bool have_jacobian = false, jacobian_at_start = false, have_factorization = false;
   double h_jacobian = 0.0, h_factorization = 0.0;
 
+  // RN4's attempt in progress between its stages (integrate_rn4, rn4_stages): the attempt's step, whether it is
+  // the last, and how far its stages got (-1: the attempt has not begun its stages).
+  double h_try = 0.0;
+  bool last = false;
+  int stage = -1;
+
+  // Linear algebra done by the caller (the staged GPU strategy: batched cuBLAS between per-phase kernels). With
+  // external_lu set, RN4 stops at each factorization of Pi and each stage solve, leaves `request` and the matrix
+  // or right-hand side in factor_matrix / solve_vector (n x n row-major Pi in the workspace; n), and returns as
+  // if its budget were used up. The caller factors in place (any LU with partial pivoting whose solve it then
+  // applies; lu_info 0 when it succeeded) or solves in place, leaves `request` as it found it, and calls again;
+  // the integrator takes the result and clears the request. lu_threshold: the pivot magnitude at or below which
+  // Pi counts as singular (dense_lu.hpp), checked on the factors' diagonal when the factorization comes back.
+  enum class LinearRequest : int { none, factor, solve };
+  bool external_lu = false;
+  LinearRequest request = LinearRequest::none;
+  double* factor_matrix = nullptr;
+  double* solve_vector = nullptr;
+  double lu_threshold = 0.0;
+  int lu_info = 0;
+
   MYRIAD_HD_INLINE bool finished() const { return phase == Phase::finished; }
   // Ends the integration with `result`, which it returns (the integrators write `return progress.finish(...)`).
   MYRIAD_HD_INLINE InstanceStatus finish(InstanceStatus result) {
@@ -42,5 +65,31 @@ struct IntegrationProgress {
     return true;
   }
 };
+
+// The checks that open an attempt of the adaptive integrators (DOPRI5, RN4, ROS2-W): h clipped to h_max, the
+// minimum step (the status then says why the last attempt was rejected), max_steps, the call's budget. Returns
+// true when the attempt may begin, with progress.h_try and progress.last set (a step within 1% of the end is
+// stretched to it); false when the caller returns *result (finished, or ok and out of budget).
+MYRIAD_HD_INLINE bool begin_adaptive_attempt(IntegrationProgress& progress, const StepControl& control, double t_end,
+                                             InstanceStatus* result) {
+  if (control.h_max > 0.0) progress.h = std::fmin(progress.h, control.h_max);
+  if (!(progress.h >= minimum_step_size(control, progress.t))) {
+    *result = progress.finish(progress.retry.underflow_status());
+    return false;
+  }
+  if (progress.attempts >= control.max_steps) {
+    *result = progress.finish(InstanceStatus::max_steps);
+    return false;
+  }
+  if (!progress.take_attempt()) {
+    *result = InstanceStatus::ok;
+    return false;
+  }
+  ++progress.attempts;
+  const double remaining = t_end - progress.t;
+  progress.last = remaining <= 1.01 * progress.h;  // h <= h_max here, so stretching never exceeds 1.01 h_max
+  progress.h_try = progress.last ? remaining : progress.h;
+  return true;
+}
 
 }  // namespace myriad

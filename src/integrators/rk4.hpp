@@ -9,6 +9,7 @@
 #include "core/hd.hpp"
 #include "core/scalar.hpp"
 #include "core/status.hpp"
+#include "integrators/integration_progress.hpp"
 
 namespace myriad {
 
@@ -90,25 +91,36 @@ MYRIAD_HD_INLINE void hermite_dense_output(int n, double theta, double h, const 
 // Cost: O(steps * (4 evaluations + n)). Returns ok; non_finite if a derivative evaluation failed or a state
 // became non-finite; max_steps if T needs more than max_steps steps (after taking max_steps);
 // step_size_too_small if h is not positive (or not finite).
+// The resumable form (integrators/integration_progress.hpp): the same integration, stopping before an attempt
+// when progress.budget is used up (returning ok with progress.finished() false) and carrying on from there when
+// called again with the same progress, y and work. Finished: returns progress.status (again, if called again).
 template <class System, class Observer, class Real>
 MYRIAD_HD InstanceStatus integrate_rk4(System& sys, double t0, double h, Real* y, const double* output_times,
                                        int n_outputs, Observer& obs, Real* work, IntegratorStats& stats,
-                                       long long max_steps) {
-  if (n_outputs <= 0) return InstanceStatus::ok;
+                                       long long max_steps, IntegrationProgress& progress) {
+  if (progress.finished()) return progress.status;
+  if (n_outputs <= 0) return progress.finish(InstanceStatus::ok);
   const int n = sys.dimension();
-  Real* dydt_start = work;         // f at the start of the current step (n), the FSAL-like cache
+  Real* derivative_a = work;       // f at the start of the current step (n), the FSAL-like cache ...
   Real* y_end = work + n;          // the state at the end of the current step (n), written by rk4_step
-  Real* dydt_end = work + 2 * n;   // f at the end of the current step (n); swapped into dydt_start
+  Real* derivative_b = work + 2 * n;  // ... and f at its end (n); the two swap roles after every step
   Real* step_work = work + 3 * n;  // rk4_step's scratch (2n); its second half also receives dense outputs
   Real* y_dense = step_work + n;
+  int& next_output = progress.next_output;
 
-  int next_output = 0;
-  while (next_output < n_outputs && output_times[next_output] <= t0) {
-    obs(next_output, output_times[next_output], y);
-    ++next_output;
+  if (progress.phase == IntegrationProgress::Phase::fresh) {
+    while (next_output < n_outputs && output_times[next_output] <= t0) {
+      obs(next_output, output_times[next_output], y);
+      ++next_output;
+    }
+    if (next_output == n_outputs) return progress.finish(InstanceStatus::ok);
+    if (!(h > 0.0) || !is_finite(h)) return progress.finish(InstanceStatus::step_size_too_small);
+    ++stats.function_evaluations;
+    if (!sys.derivative(t0, y, derivative_a)) return progress.finish(InstanceStatus::non_finite);
+    progress.phase = IntegrationProgress::Phase::stepping;
+    progress.swapped = false;
+    progress.attempts = 0;
   }
-  if (next_output == n_outputs) return InstanceStatus::ok;
-  if (!(h > 0.0) || !is_finite(h)) return InstanceStatus::step_size_too_small;
 
   const double t_end = output_times[n_outputs - 1];
   // A remaining interval within this slack of h is finished in one step, so that rounding in t0 + k h never
@@ -116,23 +128,25 @@ MYRIAD_HD InstanceStatus integrate_rk4(System& sys, double t0, double h, Real* y
   const double landing_slack =
       1e-9 * h + 4.0 * 2.220446049250313e-16 * std::fmax(std::fabs(t0), std::fabs(t_end));
 
-  ++stats.function_evaluations;
-  if (!sys.derivative(t0, y, dydt_start)) return InstanceStatus::non_finite;
-
-  for (long long k = 0;; ++k) {
-    if (k >= max_steps) return InstanceStatus::max_steps;
+  for (;;) {
+    const long long k = progress.attempts;
+    if (k >= max_steps) return progress.finish(InstanceStatus::max_steps);
+    if (!progress.take_attempt()) return InstanceStatus::ok;
+    Real* dydt_start = progress.swapped ? derivative_b : derivative_a;
+    Real* dydt_end = progress.swapped ? derivative_a : derivative_b;
     const double t = t0 + static_cast<double>(k) * h;
     const double remaining = t_end - t;
     const bool last = remaining <= h + landing_slack;
     const double h_step = last ? remaining : h;
     const double t_next = last ? t_end : t0 + static_cast<double>(k + 1) * h;
 
-    if (!rk4_step(sys, t, h_step, y, dydt_start, y_end, step_work, stats)) return InstanceStatus::non_finite;
+    if (!rk4_step(sys, t, h_step, y, dydt_start, y_end, step_work, stats))
+      return progress.finish(InstanceStatus::non_finite);
     for (int i = 0; i < n; ++i) {
-      if (!is_finite(y_end[i])) return InstanceStatus::non_finite;
+      if (!is_finite(y_end[i])) return progress.finish(InstanceStatus::non_finite);
     }
     ++stats.function_evaluations;
-    if (!sys.derivative(t_next, y_end, dydt_end)) return InstanceStatus::non_finite;
+    if (!sys.derivative(t_next, y_end, dydt_end)) return progress.finish(InstanceStatus::non_finite);
     ++stats.steps;
 
     while (next_output < n_outputs && output_times[next_output] <= t_next) {
@@ -147,21 +161,29 @@ MYRIAD_HD InstanceStatus integrate_rk4(System& sys, double t0, double h, Real* y
     }
 
     for (int i = 0; i < n; ++i) y[i] = y_end[i];
-    Real* swap = dydt_start;
-    dydt_start = dydt_end;
-    dydt_end = swap;
+    progress.swapped = !progress.swapped;  // the end derivative is the next step's start derivative
+    progress.attempts = k + 1;
 
     if (sys.rebase(t_next, y)) {
       for (int i = 0; i < n; ++i) {
-        if (!is_finite(y[i])) return InstanceStatus::non_finite;
+        if (!is_finite(y[i])) return progress.finish(InstanceStatus::non_finite);
       }
       if (!last) {
         ++stats.function_evaluations;
-        if (!sys.derivative(t_next, y, dydt_start)) return InstanceStatus::non_finite;
+        if (!sys.derivative(t_next, y, dydt_end)) return progress.finish(InstanceStatus::non_finite);
       }
     }
-    if (last) return InstanceStatus::ok;
+    if (last) return progress.finish(InstanceStatus::ok);
   }
+}
+
+// In one call, to the end.
+template <class System, class Observer, class Real>
+MYRIAD_HD InstanceStatus integrate_rk4(System& sys, double t0, double h, Real* y, const double* output_times,
+                                       int n_outputs, Observer& obs, Real* work, IntegratorStats& stats,
+                                       long long max_steps) {
+  IntegrationProgress progress;
+  return integrate_rk4(sys, t0, h, y, output_times, n_outputs, obs, work, stats, max_steps, progress);
 }
 
 }  // namespace myriad

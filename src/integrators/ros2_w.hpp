@@ -38,6 +38,7 @@
 #include "core/hd.hpp"
 #include "core/scalar.hpp"
 #include "core/status.hpp"
+#include "integrators/integration_progress.hpp"
 #include "integrators/rosenbrock_nystrom.hpp"
 #include "integrators/rosenbrock_nystrom_coefficients.hpp"
 #include "integrators/step_control.hpp"
@@ -257,11 +258,16 @@ MYRIAD_HD_INLINE int ros2w_workspace_size(int n) { return 3 * n * n + 9 * n + ro
 // Returns ok; non_finite if f at t0, at a step end or after a rebase fails, if a finite-difference evaluation
 // fails, if a rebase leaves a non-finite state, or if the step underflows while retrying after failed
 // attempts; singular_matrix; step_size_too_small; max_steps (as integrate_rn4).
+// The resumable form (integrators/integration_progress.hpp): stops before an attempt when progress.budget is
+// used up (returning ok with progress.finished() false); a later call with the same progress, x, w and work
+// carries on bit for bit. Finished: returns progress.status.
 template <class System, class Observer>
 MYRIAD_HD InstanceStatus integrate_ros2w(System& sys, double t0, double* x, double* w,
                                          const double* output_times, int n_outputs, Observer& obs,
-                                         const StepControl& control, double* work, IntegratorStats& stats) {
-  if (n_outputs <= 0) return InstanceStatus::ok;
+                                         const StepControl& control, double* work, IntegratorStats& stats,
+                                         IntegrationProgress& progress) {
+  if (progress.finished()) return progress.status;
+  if (n_outputs <= 0) return progress.finish(InstanceStatus::ok);
   const int n = sys.dimension();
   double* J1 = work;             // forward-difference df/dx (n x n); written by ros2w_jacobian
   double* J2 = work + n * n;     // forward-difference df/dw (n x n); written by ros2w_jacobian
@@ -278,63 +284,47 @@ MYRIAD_HD InstanceStatus integrate_ros2w(System& sys, double t0, double* x, doub
   double* stage_work = y_new + 7 * n;  // ros2w_stages' scratch (8n); also ros2w_jacobian's and the
                                        // starting step's
 
-  int next_output = 0;
-  if (output_times[0] <= t0) {
-    for (int i = 0; i < n; ++i) {
-      y_out[i] = x[i];
-      y_out[n + i] = w[i];
-    }
-    while (next_output < n_outputs && output_times[next_output] <= t0) {
-      obs(next_output, output_times[next_output], y_out);
-      ++next_output;
-    }
-  }
-  if (next_output == n_outputs) return InstanceStatus::ok;
+  int& next_output = progress.next_output;
+  double& t = progress.t;
+  double& h = progress.h;
+  RetryState& retry = progress.retry;  // decides the status if h underflows while retrying
+  int& singular_in_a_row = progress.singular_in_a_row;
+  bool& have_jacobian = progress.have_jacobian;
+  bool& jacobian_at_start = progress.jacobian_at_start;  // the Jacobian was evaluated at the current step start
+  double& h_jacobian = progress.h_jacobian;  // the trial step of the attempt the Jacobian was evaluated for
+  bool& have_factorization = progress.have_factorization;
+  double& h_factorization = progress.h_factorization;  // the h of the current LU of S
   const double t_end = output_times[n_outputs - 1];
+  if (progress.phase == IntegrationProgress::Phase::fresh) {
+    if (!second_order_initial_outputs(n, t0, x, w, output_times, n_outputs, obs, y_out, next_output))
+      return progress.finish(InstanceStatus::ok);
 
-  ++stats.function_evaluations;
-  if (!sys.acceleration(t0, x, w, f) || !rosenbrock_detail::all_finite(n, f))
-    return InstanceStatus::non_finite;
-  double h = control.h_initial;
-  if (!(h > 0.0)) {
-    double* y0 = y_out;       // (x, w) (2n)
-    double* dydt0 = x_error;  // (w, f) (2n), spans x_error and w_error
-    for (int i = 0; i < n; ++i) {
-      y0[i] = x[i];
-      y0[n + i] = w[i];
-      dydt0[i] = w[i];
-      dydt0[n + i] = f[i];
-    }
-    SecondOrderAsFirstOrder<System> first_order{&sys};
-    h = initial_step_size(first_order, t0, y0, dydt0, kRos2wLowerOrder, control, stage_work, stats);
+    ++stats.function_evaluations;
+    if (!sys.acceleration(t0, x, w, f) || !rosenbrock_detail::all_finite(n, f))
+      return progress.finish(InstanceStatus::non_finite);
+    // (x_error, w_error) are contiguous: the 2n of scratch for the first-order derivative.
+    h = second_order_initial_step(sys, t0, x, w, f, kRos2wLowerOrder, control, y_out, x_error, stage_work, stats);
+
+    t = t0;
+    progress.attempts = 0;
+    retry = RetryState{};
+    singular_in_a_row = 0;
+    have_jacobian = jacobian_at_start = have_factorization = false;
+    h_jacobian = h_factorization = 0.0;
+    progress.phase = IntegrationProgress::Phase::stepping;
   }
-
-  double t = t0;
-  long long attempts = 0;
-  RetryState retry;  // decides the status if h underflows while retrying
-  int singular_in_a_row = 0;
-  bool have_jacobian = false;
-  bool jacobian_at_start = false;  // the Jacobian was evaluated at the current step start
-  double h_jacobian = 0.0;         // the trial step of the attempt the Jacobian was evaluated for
-  bool have_factorization = false;
-  double h_factorization = 0.0;  // the h of the current LU of S
   for (;;) {
-    if (control.h_max > 0.0) h = std::fmin(h, control.h_max);
-    if (!(h >= minimum_step_size(control, t))) {
-      return retry.underflow_status();
-    }
-    if (attempts >= control.max_steps) return InstanceStatus::max_steps;
-    ++attempts;
-
-    const double remaining = t_end - t;
-    const bool last = remaining <= 1.01 * h;
-    const double h_try = last ? remaining : h;
+    InstanceStatus result = InstanceStatus::ok;
+    if (!begin_adaptive_attempt(progress, control, t_end, &result)) return result;
+    const bool last = progress.last;
+    const double h_try = progress.h_try;
 
     const bool refresh = !have_jacobian ||
                          (!jacobian_at_start &&
                           (retry.after_rejection || std::fabs(h_try / h_jacobian - 1.0) > kRos2wJacobianStepRatio));
     if (refresh) {
-      if (!ros2w_jacobian(sys, t, x, w, f, J1, J2, stage_work, stats)) return InstanceStatus::non_finite;
+      if (!ros2w_jacobian(sys, t, x, w, f, J1, J2, stage_work, stats))
+        return progress.finish(InstanceStatus::non_finite);
       have_jacobian = true;
       jacobian_at_start = true;
       h_jacobian = h_try;
@@ -345,7 +335,8 @@ MYRIAD_HD InstanceStatus integrate_ros2w(System& sys, double t0, double* x, doub
       h_factorization = h_try;
       if (!have_factorization) {
         retry.reject(RetryState::Failure::singular, stats);
-        if (++singular_in_a_row > kRosenbrockSingularRetries) return InstanceStatus::singular_matrix;
+        if (++singular_in_a_row > kRosenbrockSingularRetries)
+          return progress.finish(InstanceStatus::singular_matrix);
         h = 0.5 * h_try;
         continue;
       }
@@ -371,7 +362,7 @@ MYRIAD_HD InstanceStatus integrate_ros2w(System& sys, double t0, double* x, doub
           x[i] = x_new[i];
           w[i] = w_new[i];
         }
-        return InstanceStatus::non_finite;
+        return progress.finish(InstanceStatus::non_finite);
       }
     }
     while (next_output < n_outputs && output_times[next_output] <= t_new) {
@@ -395,16 +386,25 @@ MYRIAD_HD InstanceStatus integrate_ros2w(System& sys, double t0, double* x, doub
     jacobian_at_start = false;
     const bool rebased = sys.rebase(t, x, w);
     if (rebased && (!rosenbrock_detail::all_finite(n, x) || !rosenbrock_detail::all_finite(n, w)))
-      return InstanceStatus::non_finite;
-    if (last) return InstanceStatus::ok;
+      return progress.finish(InstanceStatus::non_finite);
+    if (last) return progress.finish(InstanceStatus::ok);
     if (!dense || rebased) {
       ++stats.function_evaluations;
       if (!sys.acceleration(t, x, w, f) || !rosenbrock_detail::all_finite(n, f))
-        return InstanceStatus::non_finite;
+        return progress.finish(InstanceStatus::non_finite);
     }
     h = next_step_size(h_try, err, kRos2wLowerOrder, control, retry.after_rejection);
     retry.accept();
   }
+}
+
+// In one call, to the end.
+template <class System, class Observer>
+MYRIAD_HD InstanceStatus integrate_ros2w(System& sys, double t0, double* x, double* w,
+                                         const double* output_times, int n_outputs, Observer& obs,
+                                         const StepControl& control, double* work, IntegratorStats& stats) {
+  IntegrationProgress progress;
+  return integrate_ros2w(sys, t0, x, w, output_times, n_outputs, obs, control, work, stats, progress);
 }
 
 }  // namespace myriad

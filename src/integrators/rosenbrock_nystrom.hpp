@@ -35,6 +35,7 @@
 #include "core/hd.hpp"
 #include "core/scalar.hpp"
 #include "core/status.hpp"
+#include "integrators/integration_progress.hpp"
 #include "integrators/rk4.hpp"
 #include "integrators/rosenbrock_nystrom_coefficients.hpp"
 #include "integrators/step_control.hpp"
@@ -94,6 +95,44 @@ MYRIAD_HD_INLINE void second_order_dense_output(int n, double theta, double h, c
     x_out[i] = x0[i] + H3 * (x1[i] - x0[i]) + h * (H1 * w0[i] + H4 * w1[i]) + h2 * (H2 * f0[i] + H5 * f1[i]);
   }
   hermite_dense_output(n, theta, h, w0, f0, w1, f1, w_out);
+}
+
+// Hands (x, w) to obs for every output time at or before t0, from next_output on (advanced past them); y_out:
+// 2n doubles of scratch. Returns whether output times remain after t0. O(n + outputs there).
+template <class Observer>
+MYRIAD_HD bool second_order_initial_outputs(int n, double t0, const double* x, const double* w,
+                                            const double* output_times, int n_outputs, Observer& obs,
+                                            double* y_out, int& next_output) {
+  if (output_times[0] <= t0) {
+    for (int i = 0; i < n; ++i) {
+      y_out[i] = x[i];
+      y_out[n + i] = w[i];
+    }
+    while (next_output < n_outputs && output_times[next_output] <= t0) {
+      obs(next_output, output_times[next_output], y_out);
+      ++next_output;
+    }
+  }
+  return next_output < n_outputs;
+}
+
+// The first trial step: control.h_initial, or if that is not positive Hairer's starting step
+// (initial_step_size, one acceleration() call) on the first-order form (x, w)' = (w, f) with f = f(t0, x, w) given.
+// y0, dydt0: 2n doubles of scratch each; work: initial_step_size's scratch.
+template <class System>
+MYRIAD_HD double second_order_initial_step(System& sys, double t0, const double* x, const double* w, const double* f,
+                                           int lower_order, const StepControl& control, double* y0, double* dydt0,
+                                           double* work, IntegratorStats& stats) {
+  if (control.h_initial > 0.0) return control.h_initial;
+  const int n = sys.dimension();
+  for (int i = 0; i < n; ++i) {
+    y0[i] = x[i];
+    y0[n + i] = w[i];
+    dydt0[i] = w[i];
+    dydt0[n + i] = f[i];
+  }
+  SecondOrderAsFirstOrder<System> first_order{&sys};
+  return initial_step_size(first_order, t0, y0, dydt0, lower_order, control, work, stats);
 }
 
 namespace rosenbrock_detail {
@@ -205,10 +244,17 @@ MYRIAD_HD bool rn4_linearize(System& sys, double t, const double* x, const doubl
 // Outputs must not alias the inputs. work: rn4_stage_workspace_size(n) doubles.
 // Returns ok; singular_matrix if Pi does not factor (dense_lu.hpp criterion; no evaluation is made then);
 // non_finite if a stage evaluation fails (outputs then unset). Cost: 2 evaluations and O(n^3) (the LU).
+// With a progress whose external_lu is set (integrators/integration_progress.hpp) the factorization and the four
+// solves are the caller's: the call stops at each with progress->request set (returning ok; outputs unset) and a
+// later call with the same arguments and work takes the result and goes on; progress->stage says how far the
+// stages got (-1 once the attempt's stages are done or failed). Without one, or with external_lu unset, the
+// stages run through in one call with lu_factor and lu_solve.
 template <class System>
 MYRIAD_HD InstanceStatus rn4_stages(System& sys, double t, double h, const double* x, const double* w,
                                     const Rn4Linearization& lin, double* x_new, double* w_new,
-                                    double* x_error, double* w_error, double* work, IntegratorStats& stats) {
+                                    double* x_error, double* w_error, double* work, IntegratorStats& stats,
+                                    IntegrationProgress* progress = nullptr) {
+  using Request = IntegrationProgress::LinearRequest;
   constexpr RosenbrockNystromTableau<4> T = rosenbrock_nystrom_tableau(kRn4BaseTableau);
   static_assert(T.theta[3][0] == T.theta[2][0] && T.theta[3][1] == T.theta[2][1] && T.theta[3][2] == 0.0 &&
                     T.a[3][0] == T.a[2][0] && T.a[3][1] == T.a[2][1] && T.a[3][2] == 0.0 &&
@@ -229,12 +275,36 @@ MYRIAD_HD InstanceStatus rn4_stages(System& sys, double t, double h, const doubl
   const double inverse_gamma2 = 1.0 / (gamma * gamma);
   const double h_over_gamma = h / gamma;
   const double h2 = h * h;
-  for (int i = 0; i < n * n; ++i)
-    Pi[i] = inverse_gamma2 * lin.M[i] - h_over_gamma * lin.MJ2[i] - h2 * lin.MJ1[i];
-  ++stats.lu_factorizations;
-  if (!lu_factor(n, Pi, pivots)) return InstanceStatus::singular_matrix;
+  const bool external = progress != nullptr && progress->external_lu;
+  int first_stage = 0;
+  if (progress == nullptr || progress->stage < 0) {
+    for (int i = 0; i < n * n; ++i)
+      Pi[i] = inverse_gamma2 * lin.M[i] - h_over_gamma * lin.MJ2[i] - h2 * lin.MJ1[i];
+    ++stats.lu_factorizations;
+    if (external) {
+      progress->lu_threshold = lu_singularity_threshold(n, Pi);
+      progress->factor_matrix = Pi;
+      progress->request = Request::factor;
+      progress->stage = 0;
+      return InstanceStatus::ok;
+    }
+    if (!lu_factor(n, Pi, pivots)) return InstanceStatus::singular_matrix;
+  } else {
+    first_stage = progress->stage;
+    if (progress->request == Request::factor) {
+      progress->request = Request::none;
+      if (progress->lu_info != 0 || !lu_pivots_regular(n, Pi, progress->lu_threshold)) {
+        progress->stage = -1;
+        return InstanceStatus::singular_matrix;
+      }
+    }
+  }
 
-  for (int s = 0; s < 4; ++s) {
+  for (int s = first_stage; s < 4; ++s) {
+    if (external && progress->request == Request::solve) {  // z_s came back solved
+      progress->request = Request::none;
+      continue;
+    }
     const double* f_s = f_stage;
     if (s == 0) {
       f_s = lin.f;
@@ -250,7 +320,10 @@ MYRIAD_HD InstanceStatus rn4_stages(System& sys, double t, double h, const doubl
         W[k] = velocity;
       }
       ++stats.function_evaluations;
-      if (!sys.acceleration(t + T.alpha_i[s] * h, X, W, f_stage)) return InstanceStatus::non_finite;
+      if (!sys.acceleration(t + T.alpha_i[s] * h, X, W, f_stage)) {
+        if (progress) progress->stage = -1;
+        return InstanceStatus::non_finite;
+      }
     }  // s == 3: f_4 = f_3, already in f_stage
     for (int k = 0; k < n; ++k) {
       double mass_sum = h_over_gamma * f_s[k];
@@ -270,8 +343,15 @@ MYRIAD_HD InstanceStatus rn4_stages(System& sys, double t, double h, const doubl
         sum += lin.M[i * n + j] * mass_part[j] + lin.MJ1[i * n + j] * jacobian_part[j];
       r[i] = sum;
     }
+    if (external) {
+      progress->solve_vector = r;
+      progress->request = Request::solve;
+      progress->stage = s;
+      return InstanceStatus::ok;
+    }
     lu_solve(n, Pi, pivots, r);  // z_s
   }
+  if (progress) progress->stage = -1;
 
   for (int k = 0; k < n; ++k) {
     double position_sum = 0.0, velocity_sum = 0.0, position_error = 0.0, velocity_error = 0.0;
@@ -365,11 +445,16 @@ MYRIAD_HD_INLINE int rn4_workspace_size(int n) {
 // (see above, or the step falls below the minimum while retrying after singular Pi); step_size_too_small if
 // the controller asks for a step below minimum_step_size(control, t) after error rejections; max_steps if
 // control.max_steps attempts (accepted + rejected) did not reach T.
+// The resumable form (integrators/integration_progress.hpp): stops before an attempt when progress.budget is
+// used up (returning ok with progress.finished() false); a later call with the same progress, x, w and work
+// carries on bit for bit. Finished: returns progress.status.
 template <class System, class Observer>
 MYRIAD_HD InstanceStatus integrate_rn4(System& sys, double t0, double* x, double* w,
                                        const double* output_times, int n_outputs, Observer& obs,
-                                       const StepControl& control, double* work, IntegratorStats& stats) {
-  if (n_outputs <= 0) return InstanceStatus::ok;
+                                       const StepControl& control, double* work, IntegratorStats& stats,
+                                       IntegrationProgress& progress) {
+  if (progress.finished()) return progress.status;
+  if (n_outputs <= 0) return progress.finish(InstanceStatus::ok);
   const int n = sys.dimension();
   const Rn4Linearization lin = rn4_linearization_view(n, work);  // the current step start's linearization
   double* stage_work = work + rn4_linearization_size(n);         // rn4_stages' scratch (n^2 + 10 n)
@@ -382,56 +467,40 @@ MYRIAD_HD InstanceStatus integrate_rn4(System& sys, double t0, double* x, double
   double* y_out = y_new + 4 * n;    // (x, w) handed to obs for t0 and dense outputs (2n)
   double* f_start = y_new + 6 * n;  // f at the start of an accepted step, kept for its dense output (n)
 
-  int next_output = 0;
-  if (output_times[0] <= t0) {
-    for (int i = 0; i < n; ++i) {
-      y_out[i] = x[i];
-      y_out[n + i] = w[i];
-    }
-    while (next_output < n_outputs && output_times[next_output] <= t0) {
-      obs(next_output, output_times[next_output], y_out);
-      ++next_output;
-    }
-  }
-  if (next_output == n_outputs) return InstanceStatus::ok;
+  int& next_output = progress.next_output;
+  double& t = progress.t;
+  double& h = progress.h;
+  RetryState& retry = progress.retry;  // decides the status if h underflows while retrying
+  int& singular_in_a_row = progress.singular_in_a_row;
   const double t_end = output_times[n_outputs - 1];
+  if (progress.phase == IntegrationProgress::Phase::fresh) {
+    if (!second_order_initial_outputs(n, t0, x, w, output_times, n_outputs, obs, y_out, next_output))
+      return progress.finish(InstanceStatus::ok);
 
-  if (!rn4_linearize(sys, t0, x, w, lin, stage_work, stats)) return InstanceStatus::non_finite;
-  double h = control.h_initial;
-  if (!(h > 0.0)) {
-    double* y0 = y_out;       // (x, w) (2n)
-    double* dydt0 = x_error;  // (w, f) (2n), spans x_error and w_error
-    for (int i = 0; i < n; ++i) {
-      y0[i] = x[i];
-      y0[n + i] = w[i];
-      dydt0[i] = w[i];
-      dydt0[n + i] = lin.f[i];
-    }
-    SecondOrderAsFirstOrder<System> first_order{&sys};
-    h = initial_step_size(first_order, t0, y0, dydt0, kRn4LowerOrder, control, stage_work, stats);
+    if (!rn4_linearize(sys, t0, x, w, lin, stage_work, stats)) return progress.finish(InstanceStatus::non_finite);
+    // (x_error, w_error) are contiguous: the 2n of scratch for the first-order derivative.
+    h = second_order_initial_step(sys, t0, x, w, lin.f, kRn4LowerOrder, control, y_out, x_error, stage_work, stats);
+
+    t = t0;
+    progress.attempts = 0;
+    retry = RetryState{};
+    singular_in_a_row = 0;
+    progress.phase = IntegrationProgress::Phase::stepping;
   }
-
-  double t = t0;
-  long long attempts = 0;
-  RetryState retry;  // decides the status if h underflows while retrying
-  int singular_in_a_row = 0;
   for (;;) {
-    if (control.h_max > 0.0) h = std::fmin(h, control.h_max);
-    if (!(h >= minimum_step_size(control, t))) {
-      return retry.underflow_status();
-    }
-    if (attempts >= control.max_steps) return InstanceStatus::max_steps;
-    ++attempts;
-
-    const double remaining = t_end - t;
-    const bool last = remaining <= 1.01 * h;
-    const double h_try = last ? remaining : h;
+    // A new attempt, unless this call continues one that stopped for its linear algebra.
+    InstanceStatus result = InstanceStatus::ok;
+    if (progress.stage < 0 && !begin_adaptive_attempt(progress, control, t_end, &result)) return result;
+    const bool last = progress.last;
+    const double h_try = progress.h_try;
 
     const InstanceStatus stage_status =
-        rn4_stages(sys, t, h_try, x, w, lin, x_new, w_new, x_error, w_error, stage_work, stats);
+        rn4_stages(sys, t, h_try, x, w, lin, x_new, w_new, x_error, w_error, stage_work, stats, &progress);
+    if (progress.request != IntegrationProgress::LinearRequest::none) return InstanceStatus::ok;
     if (stage_status == InstanceStatus::singular_matrix) {
       retry.reject(RetryState::Failure::singular, stats);
-      if (++singular_in_a_row > kRosenbrockSingularRetries) return InstanceStatus::singular_matrix;
+      if (++singular_in_a_row > kRosenbrockSingularRetries)
+        return progress.finish(InstanceStatus::singular_matrix);
       h = 0.5 * h_try;
       continue;
     }
@@ -462,7 +531,7 @@ MYRIAD_HD InstanceStatus integrate_rn4(System& sys, double t0, double* x, double
           x[i] = x_new[i];
           w[i] = w_new[i];
         }
-        return InstanceStatus::non_finite;
+        return progress.finish(InstanceStatus::non_finite);
       }
     }
     while (next_output < n_outputs && output_times[next_output] <= t_new) {
@@ -484,14 +553,23 @@ MYRIAD_HD InstanceStatus integrate_rn4(System& sys, double t0, double* x, double
     t = t_new;
     const bool rebased = sys.rebase(t, x, w);
     if (rebased && (!rosenbrock_detail::all_finite(n, x) || !rosenbrock_detail::all_finite(n, w)))
-      return InstanceStatus::non_finite;
-    if (last) return InstanceStatus::ok;
+      return progress.finish(InstanceStatus::non_finite);
+    if (last) return progress.finish(InstanceStatus::ok);
     if (!dense || rebased) {
-      if (!rn4_linearize(sys, t, x, w, lin, stage_work, stats)) return InstanceStatus::non_finite;
+      if (!rn4_linearize(sys, t, x, w, lin, stage_work, stats)) return progress.finish(InstanceStatus::non_finite);
     }
     h = next_step_size(h_try, err, kRn4LowerOrder, control, retry.after_rejection);
     retry.accept();
   }
+}
+
+// In one call, to the end.
+template <class System, class Observer>
+MYRIAD_HD InstanceStatus integrate_rn4(System& sys, double t0, double* x, double* w,
+                                       const double* output_times, int n_outputs, Observer& obs,
+                                       const StepControl& control, double* work, IntegratorStats& stats) {
+  IntegrationProgress progress;
+  return integrate_rn4(sys, t0, x, w, output_times, n_outputs, obs, control, work, stats, progress);
 }
 
 }  // namespace myriad

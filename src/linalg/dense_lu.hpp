@@ -33,19 +33,26 @@ namespace myriad {
 // Multiple of n * eps * max|A| below which a pivot counts as zero (see the criterion above).
 constexpr double kLuSingularityFactor = 16.0;
 
+// The threshold of the criterion above for the n x n matrix A as given; negative if A has a non-finite entry.
+template <class S>
+MYRIAD_HD double lu_singularity_threshold(int n, const S* A) {
+  double max_entry = 0.0;
+  for (int i = 0; i < n * n; ++i) {
+    const double magnitude = std::fabs(value_of(A[i]));
+    if (!is_finite(magnitude)) return -1.0;
+    max_entry = std::fmax(max_entry, magnitude);
+  }
+  return kLuSingularityFactor * static_cast<double>(n) * 2.220446049250313e-16 * max_entry;
+}
+
 namespace detail {
 
 // Shared body of the lu_factor overloads; Index is int or double (a pivot row index stored exactly in a
 // double, for callers whose only scratch is an array of doubles).
 template <class S, class Index>
 MYRIAD_HD bool lu_factor_impl(int n, S* A, Index* pivots) {
-  double max_entry = 0.0;
-  for (int i = 0; i < n * n; ++i) {
-    const double magnitude = std::fabs(value_of(A[i]));
-    if (!is_finite(magnitude)) return false;
-    max_entry = std::fmax(max_entry, magnitude);
-  }
-  const double threshold = kLuSingularityFactor * static_cast<double>(n) * 2.220446049250313e-16 * max_entry;
+  const double threshold = lu_singularity_threshold(n, A);
+  if (threshold < 0.0) return false;
   for (int k = 0; k < n; ++k) {
     // Partial pivoting: the largest entry of column k on or below the diagonal.
     int pivot_row = k;
@@ -115,6 +122,16 @@ MYRIAD_HD_INLINE bool lu_factor(int n, double* A, int* pivots) {
 // scratch is a double array can keep them there without reinterpreting memory.
 MYRIAD_HD_INLINE bool lu_factor(int n, double* A, double* pivots) {
   return detail::lu_factor_impl(n, A, pivots);
+}
+
+// The criterion above applied to factors computed elsewhere (a library's batched LU with partial pivoting, of A
+// or of its transpose): true when every pivot, the diagonal of U, exceeds `threshold` (lu_singularity_threshold
+// of the matrix before factoring; a negative threshold, a non-finite matrix, fails). O(n).
+MYRIAD_HD_INLINE bool lu_pivots_regular(int n, const double* LU, double threshold) {
+  if (!(threshold >= 0.0)) return false;
+  for (int k = 0; k < n; ++k)
+    if (!(std::fabs(LU[k * n + k]) > threshold)) return false;
+  return true;
 }
 
 // Solves A x = b in place (b in, x out, n) with the factors and pivots of a successful lu_factor.

@@ -310,17 +310,8 @@ EnsembleResult run_ensemble_reference(const Model& model, const CompiledModel& c
       ensemble.nv != compiled.nv || ensemble.n_constants != compiled.n_constants)
     throw std::invalid_argument("run_ensemble_reference: the ensemble was not built for model '" +
                                 model.name + "'");
-  EnsembleResult result;
   const int n = ensemble.n_instances;
-  result.n_instances = n;
-  result.n_times = static_cast<int>(output_times.size());
-  result.n_signals = compiled.n_outputs;
-  result.times = output_times;
-  result.values.assign(static_cast<size_t>(n) * output_times.size() * static_cast<size_t>(compiled.n_outputs),
-                       std::numeric_limits<double>::quiet_NaN());
-  result.status.assign(static_cast<size_t>(n), InstanceStatus::ok);
-  result.stats.assign(static_cast<size_t>(n), IntegratorStats{});
-  result.wall_seconds.assign(static_cast<size_t>(n), 0.0);
+  EnsembleResult result = make_ensemble_result(n, output_times, compiled.n_outputs);
   threads = resolve_thread_count(threads, n);
   result.threads = threads;
 

@@ -79,5 +79,85 @@ TEST(CudaBackend, MatchesCpuOnLoopModels) {
   }
 }
 
+// A step budget per launch, with finished instances compacted out between launches, computes exactly what one
+// launch to the end computes (the resumable integrations of advance_instance), on every method, stiff and not.
+TEST(CudaBackend, StepBudgetsWithCompactionGiveTheSameResultsBitForBit) {
+  std::string device;
+  if (!cuda_device_available(&device)) GTEST_SKIP() << "no GPU: " << device;
+  for (const char* file : {"quarter_car.json", "stiff_double_pendulum.json", "spatial_chain.json"}) {
+    SCOPED_TRACE(file);
+    const Model model = load_model_file(model_path(file));
+    const auto compiled = compile(model);
+    ParameterTable t;
+    t.source = "generated";
+    t.names = {model.parameters[0].name};
+    // Parameters spread widely so that instances need different step counts and finish in different launches.
+    for (int i = 0; i < 300; ++i) t.rows.push_back({model.parameters[0].value * (0.5 + 1.5 * i / 299.0)});
+    const Ensemble e = build_ensemble(model, *compiled, 0, &t, {});
+    const std::vector<double> times = output_grid(0.0, 0.5, 0.05);
+    RunSpec rn4, ros2w;
+    rn4.method = Method::rn4;
+    ros2w.method = Method::ros2w;
+    for (const RunSpec& spec : {rk4(1e-3), dopri5(1e-6, 1e-8), rn4, ros2w}) {
+      const EnsembleResult whole = run_ensemble_cuda(*compiled, e, spec, times);
+      CudaRunOptions options;
+      options.step_budget = 5;
+      options.memory_budget_bytes = 1 << 20;  // several chunks too
+      const EnsembleResult pieces = run_ensemble_cuda(*compiled, e, spec, times, options);
+      for (int i = 0; i < e.n_instances; ++i) {
+        ASSERT_EQ(pieces.status[static_cast<size_t>(i)], whole.status[static_cast<size_t>(i)]) << i;
+        EXPECT_EQ(pieces.stats[static_cast<size_t>(i)].steps, whole.stats[static_cast<size_t>(i)].steps) << i;
+        EXPECT_EQ(pieces.stats[static_cast<size_t>(i)].rejected, whole.stats[static_cast<size_t>(i)].rejected) << i;
+      }
+      for (size_t j = 0; j < whole.values.size(); ++j) {
+        const double a = whole.values[j], b = pieces.values[j];
+        ASSERT_TRUE(a == b || (std::isnan(a) && std::isnan(b))) << "value " << j << ": " << a << " vs " << b;
+      }
+    }
+  }
+}
+
+// The staged strategy (cuBLAS batched LU of Pi between per-phase kernels, the cycle in a CUDA graph) against the
+// cpu backend: cuBLAS factors Pi^T where the fused path factors Pi, so the two agree to rounding per step and to
+// the tolerance over a run; step counts may differ by a few.
+TEST(CudaBackend, StagedStrategyMatchesCpuWithinTheTolerance) {
+  std::string device;
+  if (!cuda_device_available(&device)) GTEST_SKIP() << "no GPU: " << device;
+  for (const char* file : {"stiff_double_pendulum.json", "quarter_car.json", "spatial_chain.json", "loops/four_bar.json"}) {
+    SCOPED_TRACE(file);
+    const Model model = load_model_file(model_path(file));
+    const auto compiled = compile(model);
+    // The spatial chain's RN4 Jacobians cost 0.1 s an instance on the CPU: fewer of them.
+    const Ensemble e = build_ensemble(model, *compiled, compiled->nv > 6 ? 40 : 300, nullptr, {});
+    const std::vector<double> times = output_grid(0.0, 0.5, 0.05);
+    RunSpec spec;
+    spec.method = Method::rn4;
+    spec.control.rtol = 1e-6;
+    spec.control.atol = 1e-8;
+    const EnsembleResult cpu = run_ensemble_cpu(*compiled, e, spec, times, 0);
+    CudaRunOptions options;
+    options.strategy = GpuStrategy::staged;
+    options.memory_budget_bytes = 64 << 20;
+    const EnsembleResult gpu = run_ensemble_cuda(*compiled, e, spec, times, options);
+    for (int i = 0; i < e.n_instances; ++i) {
+      ASSERT_EQ(gpu.status[static_cast<size_t>(i)], cpu.status[static_cast<size_t>(i)]) << i;
+      for (int k = 0; k < cpu.n_times; ++k)
+        for (int s = 0; s < cpu.n_signals; ++s) {
+          const double a = cpu.value(i, k, s), b = gpu.value(i, k, s);
+          EXPECT_LE(std::abs(a - b), 10 * spec.control.rtol * std::max(1.0, std::abs(a))) << i << " " << s;
+        }
+    }
+  }
+  RunSpec dopri;
+  dopri.method = Method::dopri5;
+  CudaRunOptions options;
+  options.strategy = GpuStrategy::staged;
+  const Model model = load_model_file(model_path("quarter_car.json"));
+  const auto compiled = compile(model);
+  EXPECT_THROW(run_ensemble_cuda(*compiled, build_ensemble(model, *compiled, 2, nullptr, {}), dopri,
+                                 output_grid(0.0, 0.1, 0.05), options),
+               std::invalid_argument);
+}
+
 }  // namespace
 }  // namespace myriad

@@ -574,3 +574,69 @@ TEST(Rn4, rebasing_every_step_reproduces_the_plain_run_and_relinearizes_in_the_n
 }
 
 }  // namespace
+
+namespace myriad::testing {
+namespace {
+
+// The staged strategy's protocol at the integrator level: the caller factors and solves (here with lu_factor and
+// lu_solve, in the fixed cycle factor, solve x 4 of ensemble/staged_cadence.hpp, serving a request only when the
+// cycle comes round to it) and the run is the inline run bit for bit. UnstableMode's first Pi is singular, so its
+// first attempt leaves the cycle after the factorization and waits for the next factor turn.
+template <class System>
+void expect_external_lu_reproduces_inline(System sys, const double* x0, const double* w0, double h_initial,
+                                          double t_end) {
+  const double times[3] = {0.25 * t_end, 0.5 * t_end, t_end};
+  StepControl control;
+  control.h_initial = h_initial;
+  control.rtol = control.atol = 1e-8;
+  double x_inline[2] = {x0[0], x0[1]}, w_inline[2] = {w0[0], w0[1]};
+  std::vector<double> work_inline(rn4_workspace_size(2));
+  Recorder inline_recorder(4);
+  IntegratorStats inline_stats;
+  System inline_sys = sys;
+  const InstanceStatus inline_status = integrate_rn4(inline_sys, 0.0, x_inline, w_inline, times, 3, inline_recorder,
+                                                     control, work_inline.data(), inline_stats);
+
+  double x[2] = {x0[0], x0[1]}, w[2] = {w0[0], w0[1]};
+  std::vector<double> work(rn4_workspace_size(2));
+  Recorder recorder(4);
+  IntegratorStats stats;
+  IntegrationProgress progress;
+  progress.external_lu = true;
+  using Request = IntegrationProgress::LinearRequest;
+  int pivots[2];
+  int waits = 0;
+  Request served = Request::none;
+  InstanceStatus status = InstanceStatus::ok;
+  for (long long launch = 0; !progress.finished(); ++launch) {
+    ASSERT_LT(launch, 100000);
+    if (progress.request == Request::none || progress.request == served)
+      status = integrate_rn4(sys, 0.0, x, w, times, 3, recorder, control, work.data(), stats, progress);
+    else
+      ++waits;
+    served = launch % 5 == 0 ? Request::factor : Request::solve;
+    if (progress.request != served) continue;
+    if (served == Request::factor)
+      progress.lu_info = lu_factor(2, progress.factor_matrix, pivots) ? 0 : 1;
+    else
+      lu_solve(2, progress.factor_matrix, pivots, progress.solve_vector);
+  }
+  EXPECT_EQ(status, inline_status);
+  EXPECT_EQ(stats.steps, inline_stats.steps);
+  EXPECT_EQ(stats.rejected, inline_stats.rejected);
+  EXPECT_EQ(stats.lu_factorizations, inline_stats.lu_factorizations);
+  EXPECT_EQ(stats.function_evaluations, inline_stats.function_evaluations);
+  EXPECT_EQ(recorder.values, inline_recorder.values);
+  EXPECT_EQ(x[0], x_inline[0]);
+  EXPECT_EQ(w[1], w_inline[1]);
+  if (inline_stats.rejected > 0) EXPECT_GT(waits, 0);  // the rejected attempts really left the cycle
+}
+
+TEST(Rn4, external_linear_algebra_in_the_staged_cycle_reproduces_the_inline_run) {
+  expect_external_lu_reproduces_inline(CoupledPendulums{}, kX0, kW0, 0.0, 2.0);
+  const double x0[2] = {1e-3, 1.0}, w0[2] = {0.0, 0.0};
+  expect_external_lu_reproduces_inline(UnstableMode{}, x0, w0, 1.0 / (2.0 * kRn4BaseTableau.gamma), 3.0);
+}
+
+}  // namespace
+}  // namespace myriad::testing

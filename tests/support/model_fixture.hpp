@@ -1,6 +1,8 @@
 #pragma once
 // Test support: a shipped model loaded, compiled and packed for one instance, with a workspace ready for the
 // fast-path algorithms.
+#include <algorithm>
+#include <filesystem>
 #include <memory>
 #include <string>
 #include <vector>
@@ -12,6 +14,18 @@
 namespace myriad::testing {
 
 inline std::string model_path(const std::string& file) { return std::string(MYRIAD_SOURCE_DIR) + "/models/" + file; }
+
+// Every model file in models/ and models/loops/, and the ladder with L = 4 (the ladder family's small member),
+// sorted: the models every cross-path test runs.
+inline std::vector<std::string> shipped_model_files() {
+  std::vector<std::string> files;
+  for (const char* folder : {"/models", "/models/loops"})
+    for (const auto& entry : std::filesystem::directory_iterator(std::string(MYRIAD_SOURCE_DIR) + folder))
+      if (entry.path().extension() == ".json") files.push_back(entry.path().string());
+  files.push_back(std::string(MYRIAD_SOURCE_DIR) + "/models/loops/ladder/ladder_L4.json");
+  std::sort(files.begin(), files.end());
+  return files;
+}
 
 struct Instance {
   Model model;  // parameters applied
