@@ -143,7 +143,7 @@ int main(int argc, char** argv) {
       if (n <= reference_max_n) runs.push_back({"reference", all});
       if (n <= std::min(cpu_max_n, c.cpu_max_n)) {
         runs.push_back({"cpu", 1});
-        if (all > 1) runs.push_back({"cpu", all});
+        if (all > 1 && n > 1) runs.push_back({"cpu", all});
       }
       if (gpu && n <= gpu_max_n) {
         CudaRunOptions compacted, staged;
