@@ -12,6 +12,17 @@ namespace {
 
 using namespace testing;
 
+// n instances with the model's first parameter spread linearly over [low, high] times its default (all alike for
+// a model without parameters).
+Ensemble spread_ensemble(const Model& model, const CompiledModel& compiled, int n, double low, double high) {
+  if (model.parameters.empty()) return build_ensemble(model, compiled, n, nullptr, {});
+  ParameterTable t;
+  t.source = "generated";
+  t.names = {model.parameters[0].name};
+  for (int i = 0; i < n; ++i) t.rows.push_back({model.parameters[0].value * (low + (high - low) * i / (n - 1))});
+  return build_ensemble(model, compiled, 0, &t, {});
+}
+
 TEST(CudaBackend, MatchesCpuOnRandomizedQuarterCarEnsemble) {
   std::string device;
   if (!cuda_device_available(&device)) GTEST_SKIP() << "no GPU: " << device;
@@ -51,11 +62,7 @@ TEST(CudaBackend, MatchesCpuOnLoopModels) {
     SCOPED_TRACE(file);
     const Model model = load_model_file(model_path(file));
     const auto compiled = compile(model);
-    ParameterTable t;
-    t.source = "generated";
-    t.names = {model.parameters[0].name};
-    for (int i = 0; i < 256; ++i) t.rows.push_back({model.parameters[0].value * (0.95 + 0.1 * i / 255.0)});
-    const Ensemble e = build_ensemble(model, *compiled, 0, &t, {});
+    const Ensemble e = spread_ensemble(model, *compiled, 256, 0.95, 1.05);
     const double t_end = std::min(model.simulation.t_end, 0.5);
     const std::vector<double> times = output_grid(0.0, t_end, t_end / 20);
     RunSpec rn4;
@@ -88,12 +95,8 @@ TEST(CudaBackend, StepBudgetsWithCompactionGiveTheSameResultsBitForBit) {
     SCOPED_TRACE(file);
     const Model model = load_model_file(model_path(file));
     const auto compiled = compile(model);
-    ParameterTable t;
-    t.source = "generated";
-    t.names = {model.parameters[0].name};
     // Parameters spread widely so that instances need different step counts and finish in different launches.
-    for (int i = 0; i < 300; ++i) t.rows.push_back({model.parameters[0].value * (0.5 + 1.5 * i / 299.0)});
-    const Ensemble e = build_ensemble(model, *compiled, 0, &t, {});
+    const Ensemble e = spread_ensemble(model, *compiled, 300, 0.5, 2.0);
     const std::vector<double> times = output_grid(0.0, 0.5, 0.05);
     RunSpec rn4, ros2w;
     rn4.method = Method::rn4;
@@ -128,7 +131,7 @@ TEST(CudaBackend, StagedStrategyMatchesCpuWithinTheTolerance) {
     const Model model = load_model_file(model_path(file));
     const auto compiled = compile(model);
     // The spatial chain's RN4 Jacobians cost 0.1 s an instance on the CPU: fewer of them.
-    const Ensemble e = build_ensemble(model, *compiled, compiled->nv > 6 ? 40 : 300, nullptr, {});
+    const Ensemble e = spread_ensemble(model, *compiled, compiled->nv > 6 ? 40 : 300, 0.8, 1.2);
     const std::vector<double> times = output_grid(0.0, 0.5, 0.05);
     RunSpec spec;
     spec.method = Method::rn4;
