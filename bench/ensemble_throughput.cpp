@@ -52,7 +52,7 @@ double lu_seconds(int n) {
       for (int j = 0; j < n; ++j)
         matrices[static_cast<size_t>((m * n + i) * n + j)] = (i == j ? 3.0 * n : 0.0) + 0.3 * u(random);
   std::vector<int> pivots(static_cast<size_t>(n));
-  double sink = 0.0;
+  volatile double sink = 0.0;  // keeps the loop from being optimized away
   const int reps = std::max(1, 20000 / (n * n));
   const auto start = std::chrono::steady_clock::now();
   for (int r = 0; r < reps; ++r)
@@ -62,11 +62,10 @@ double lu_seconds(int n) {
       for (int s = 0; s < 4; ++s) {
         std::fill(b.begin(), b.end(), 1.0 + s);
         lu_solve(n, work.data(), pivots.data(), b.data());
-        sink += b[0];
+        sink = sink + b[0];
       }
     }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  if (sink == 12345.678) std::cerr << "";  // keeps the loop from being optimized away
   return seconds / (static_cast<double>(reps) * count);
 }
 
@@ -171,9 +170,7 @@ int main(int argc, char** argv) {
         md << "| " << model.name << " | " << bench::method_name(c.method) << " | " << ndof << " | " << n << " | " << label
            << " | " << std::setprecision(4) << r.total_wall_seconds << " | " << steps << " | "
            << static_cast<double>(steps) / r.total_wall_seconds << " | ";
-        if (run.backend == "cpu" && one_thread > 0.0)
-          md << one_thread / r.total_wall_seconds;
-        else if (run.backend == "cuda" && one_thread > 0.0)
+        if (run.backend != "reference" && one_thread > 0.0)
           md << one_thread / r.total_wall_seconds;
         else
           md << "-";

@@ -82,6 +82,11 @@ struct InstanceProgress {
   PartitionView partition_view{};
   bool mass_cached = false;
   double cached_t = 0.0;
+
+  MYRIAD_HD_INLINE void finish(InstanceStatus result) {
+    finished = true;
+    status = result;
+  }
 };
 
 // Doubles reserved for the InstanceProgress at the start of every instance's scratch (64-byte aligned).
@@ -216,17 +221,12 @@ MYRIAD_HD void integrate_piecewise(const CompiledModel& model, const K& k, const
     const InstanceStatus status =
         integrate(progress.segment_start, segment_times, progress.n_times, segment, progress.integration);
     if (!progress.integration.finished()) return;
-    if (status != InstanceStatus::ok) {
-      progress.finished = true;
-      progress.status = status;
-      return;
-    }
+    if (status != InstanceStatus::ok) return progress.finish(status);
     progress.in_segment = false;
     progress.segment_start = progress.segment_end;
     progress.first = progress.end_index;
   }
-  progress.finished = true;
-  progress.status = InstanceStatus::ok;
+  progress.finish(InstanceStatus::ok);
 }
 
 // In one call, to the end, with an integrate(t_begin, times, count, observer) that runs to the end of its segment
@@ -247,7 +247,7 @@ MYRIAD_HD InstanceStatus integrate_piecewise(const CompiledModel& model, const K
 
 // Runs the step loop of one instance's integration for the budget in progress (RK4 without pieces: input
 // breakpoints do not move its fixed grid; the adaptive methods piecewise). `first_order` and `second_order`
-// are the model's two views of its dynamics; `first_order_observer` and `second_order_observer` hand their states
+// are the model's two views of its dynamics; `first_observer` and `second_observer` hand their states
 // to the signal recorder.
 template <class K, class FirstOrder, class SecondOrder, class FirstObserver, class SecondObserver>
 MYRIAD_HD void run_integrator(const CompiledModel& model, const K& k, const RunSpec& spec, FirstOrder& first_order,
@@ -260,10 +260,7 @@ MYRIAD_HD void run_integrator(const CompiledModel& model, const K& k, const RunS
     case Method::rk4: {
       const InstanceStatus status = integrate_rk4(first_order, spec.t0, spec.h, y, output_times, n_output_times,
                                                   first_observer, work, stats, spec.max_steps, progress.integration);
-      if (progress.integration.finished()) {
-        progress.finished = true;
-        progress.status = status;
-      }
+      if (progress.integration.finished()) progress.finish(status);
       return;
     }
     case Method::dopri5:
@@ -288,8 +285,7 @@ MYRIAD_HD void run_integrator(const CompiledModel& model, const K& k, const RunS
       return;
     }
   }
-  progress.finished = true;
-  progress.status = InstanceStatus::non_finite;
+  progress.finish(InstanceStatus::non_finite);
 }
 
 // Advances one instance of a model with loops (see advance_instance). On the first call the dependent
@@ -306,10 +302,6 @@ MYRIAD_HD void advance_loop_instance(const CompiledModel& model, const K& k, con
   unsigned char* bytes = static_cast<unsigned char*>(scratch);
   LoopOde<K> ode{&model, k, carve_loop_scratch<double>(model, bytes + l.tree_offset, nullptr), LoopFailure::none, 0.0, 0};
   double* y = d + l.y;
-  const auto finish = [&](InstanceStatus status) {
-    progress.finished = true;
-    progress.status = status;
-  };
   const auto failed = [&]() {
     return ode.failure == LoopFailure::projection ? InstanceStatus::projection_failed
                                                   : (ode.failure == LoopFailure::singular
@@ -321,14 +313,14 @@ MYRIAD_HD void advance_loop_instance(const CompiledModel& model, const K& k, con
   if (!progress.started) {
     progress.started = true;
     progress.segment_start = spec.t0;
-    if (n_output_times <= 0) return finish(InstanceStatus::ok);
-    if (!ode.initialize(spec.t0, q_init, v_init, y)) return finish(failed());
+    if (n_output_times <= 0) return progress.finish(InstanceStatus::ok);
+    if (!ode.initialize(spec.t0, q_init, v_init, y)) return progress.finish(failed());
     if (ndof == 0) {
       for (int i = 0; i < n_output_times; ++i) {
-        if (!ode.expand(output_times[i], y)) return finish(failed());
+        if (!ode.expand(output_times[i], y)) return progress.finish(failed());
         recorder(i, output_times[i], y);
       }
-      return finish(InstanceStatus::ok);
+      return progress.finish(InstanceStatus::ok);
     }
   } else {
     ode.failure = progress.loop_failure;
@@ -369,8 +361,7 @@ MYRIAD_HD bool advance_instance(const CompiledModel& model, const K& k, const do
   // Not compiled for the device unless asked for (CMake MYRIAD_DEVICE_LOOPS); the cuda runner refuses loop
   // models before launching, so this is never reached.
   if (model.constraints.m > 0) {
-    progress.finished = true;
-    progress.status = InstanceStatus::non_finite;
+    progress.finish(InstanceStatus::non_finite);
     stored = progress;
     return true;
   }
@@ -401,7 +392,7 @@ MYRIAD_HD bool advance_instance(const CompiledModel& model, const K& k, const do
     chart_from_q(model, q_init, ode.base_q, y);
     for (int i = 0; i < model.nv; ++i) y[model.nv + i] = v_init[i];
     if (n_output_times <= 0) {
-      progress.finished = true;
+      progress.finish(InstanceStatus::ok);
       stored = progress;
       return true;
     }

@@ -1,7 +1,7 @@
 #include "ensemble/staged_runner.hpp"
 
+#include <algorithm>
 #include <chrono>
-#include <limits>
 #include <stdexcept>
 #include <string>
 
