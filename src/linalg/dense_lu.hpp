@@ -33,7 +33,16 @@ namespace myriad {
 // Multiple of n * eps * max|A| below which a pivot counts as zero (see the criterion above).
 constexpr double kLuSingularityFactor = 16.0;
 
+// The threshold of the criterion above for an n x n matrix whose largest entry magnitude is max_entry; negative
+// if max_entry is not finite (so a caller that reduces max|A_ij| in pieces, linalg/lane_lu.hpp, can carry a
+// non-finite entry as +infinity). O(1).
+MYRIAD_HD_INLINE double lu_singularity_threshold_from_max(int n, double max_entry) {
+  if (!is_finite(max_entry)) return -1.0;
+  return kLuSingularityFactor * static_cast<double>(n) * 2.220446049250313e-16 * max_entry;
+}
+
 // The threshold of the criterion above for the n x n matrix A as given; negative if A has a non-finite entry.
+// O(n^2).
 template <class S>
 MYRIAD_HD double lu_singularity_threshold(int n, const S* A) {
   double max_entry = 0.0;
@@ -42,7 +51,7 @@ MYRIAD_HD double lu_singularity_threshold(int n, const S* A) {
     if (!is_finite(magnitude)) return -1.0;
     max_entry = std::fmax(max_entry, magnitude);
   }
-  return kLuSingularityFactor * static_cast<double>(n) * 2.220446049250313e-16 * max_entry;
+  return lu_singularity_threshold_from_max(n, max_entry);
 }
 
 namespace detail {
@@ -84,9 +93,15 @@ MYRIAD_HD bool lu_factor_impl(int n, S* A, Index* pivots) {
   return true;
 }
 
+// P b, applied in the order the rows were swapped, then L y = P b (unit lower) and U x = y. Summation order:
+// row i of the forward substitution subtracts its terms in ascending j, and (since the lane-group LU was added)
+// row i of the back substitution subtracts them in descending j, from j = n-1 down to i+1. These are the orders
+// in which the column-oriented substitutions of the cooperative solve (linalg/lane_lu.hpp: column j of L
+// subtracted from every row below once y_j is final, column j of U from every row above once x_j is final)
+// reach each b_i, so that it reproduces this solve bit for bit. (Before, the back substitution summed in
+// ascending j; the results differ from that at rounding level only.)
 template <class S, class Index>
 MYRIAD_HD void lu_solve_impl(int n, const S* LU, const Index* pivots, S* b) {
-  // P b, applied in the order the rows were swapped, then L y = P b (unit lower) and U x = y.
   for (int k = 0; k < n; ++k) {
     const int pivot_row = static_cast<int>(pivots[k]);
     if (pivot_row != k) {
@@ -102,7 +117,7 @@ MYRIAD_HD void lu_solve_impl(int n, const S* LU, const Index* pivots, S* b) {
   }
   for (int i = n - 1; i >= 0; --i) {
     S sum = b[i];
-    for (int j = i + 1; j < n; ++j) sum -= LU[i * n + j] * b[j];
+    for (int j = n - 1; j > i; --j) sum -= LU[i * n + j] * b[j];
     b[i] = sum / LU[i * n + i];
   }
 }
