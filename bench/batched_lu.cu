@@ -1,7 +1,7 @@
 // Batched LU factor + solve of small dense matrices on the GPU: the project's own lu_factor/lu_solve called
 // from a kernel with one thread per matrix (what the fused integrator kernel does with its iteration matrix),
-// the same algorithm on an interleaved layout, and cuBLAS getrfBatched + getrsBatched; a single-thread CPU
-// column for scale. Usage: batched_lu [--max-n N] [--reps R]   (defaults 64 and 5)
+// the same algorithm on an interleaved layout, the lane LU with a warp per matrix (what the warp strategy does:
+// kernels/warp_lu.cuh), and cuBLAS getrfBatched + getrsBatched; a single-thread CPU column for scale. Usage: batched_lu [--max-n N] [--reps R]   (defaults 64 and 5)
 //
 // Matrices are A = D + 0.3 R (R uniform in [-1, 1], D diagonal uniform in [2, 4] sqrt(n)), like a Rosenbrock
 // iteration matrix I - h gamma J with a moderate step: well conditioned, so every method should reach a
@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "linalg/dense_lu.hpp"
+#include "warp_lu.cuh"
 
 namespace {
 
@@ -88,6 +89,19 @@ __global__ void factor_solve_thread_per_matrix(int n, int batch, double* A, int*
   const bool factored = myriad::lu_factor(n, matrix, matrix_pivots);
   failed[i] = factored ? 0 : 1;
   if (factored) myriad::lu_solve(n, matrix, matrix_pivots, rhs);
+}
+
+// A warp per matrix (the warp strategy's LU, kernels/warp_lu.cuh): same layout as above, pivots as doubles.
+__global__ void factor_solve_warp_per_matrix(int n, int batch, double* A, double* pivots, double* b, int* failed) {
+  const long long i = (blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x) / myriad::cuda::kWarpLanes;
+  const int lane = static_cast<int>(threadIdx.x % myriad::cuda::kWarpLanes);
+  if (i >= batch) return;  // the whole warp: blockDim.x is a multiple of 32
+  double* matrix = A + static_cast<size_t>(i) * n * n;
+  double* matrix_pivots = pivots + static_cast<size_t>(i) * n;
+  double* rhs = b + static_cast<size_t>(i) * n;
+  const bool factored = myriad::cuda::warp_lu_factor(n, matrix, matrix_pivots, lane);
+  if (lane == 0) failed[i] = factored ? 0 : 1;
+  if (factored) myriad::cuda::warp_lu_solve(n, matrix, matrix_pivots, rhs, lane);
 }
 
 // The algorithm of linalg/dense_lu.hpp (same pivoting, same singularity test), with entry (r, c) of matrix i
@@ -264,7 +278,7 @@ int count_nonzero(const std::vector<int>& flags) {
 }
 
 struct GpuRow {
-  Outcome thread_per_matrix, interleaved, cublas;
+  Outcome thread_per_matrix, warp_per_matrix, interleaved, cublas;
 };
 
 GpuRow run_gpu(const Problems& p, int reps, cublasHandle_t handle) {
@@ -277,6 +291,7 @@ GpuRow run_gpu(const Problems& p, int reps, cublasHandle_t handle) {
   DeviceArray<double> rhs(vector_entries), rhs_interleaved(vector_entries);
   DeviceArray<double> solutions(vector_entries);        // b in, x out, written by the method being timed
   DeviceArray<int> pivots(vector_entries);              // n per matrix, written by every method
+  DeviceArray<double> double_pivots(vector_entries);    // the warp LU's (row indices as doubles)
   DeviceArray<int> failed(static_cast<size_t>(batch));  // 1 = factorization failed (cuBLAS: its info array)
   DeviceArray<double*> matrix_pointers(static_cast<size_t>(batch)),
       solution_pointers(static_cast<size_t>(batch));
@@ -331,6 +346,25 @@ GpuRow run_gpu(const Problems& p, int reps, cublasHandle_t handle) {
     const std::vector<double> x = solutions.download();
     row.thread_per_matrix.residual = max_relative_residual(p, batch, contiguous_solution(x));
     row.thread_per_matrix.failed = count_nonzero(failed.download());
+  }
+
+  const int warp_blocks = static_cast<int>((static_cast<long long>(batch) * myriad::cuda::kWarpLanes +
+                                            kThreadsPerBlock - 1) / kThreadsPerBlock);
+  row.warp_per_matrix =
+      time_stages(reps,
+                  [&] {
+                    matrices.copy_from(rows);
+                    solutions.copy_from(rhs);
+                  },
+                  {[&] {
+                    factor_solve_warp_per_matrix<<<warp_blocks, kThreadsPerBlock>>>(
+                        n, batch, matrices.get(), double_pivots.get(), solutions.get(), failed.get());
+                    CUDA_CHECK(cudaGetLastError());
+                  }});
+  {
+    const std::vector<double> x = solutions.download();
+    row.warp_per_matrix.residual = max_relative_residual(p, batch, contiguous_solution(x));
+    row.warp_per_matrix.failed = count_nonzero(failed.download());
   }
 
   row.interleaved = time_stages(reps,
@@ -491,9 +525,9 @@ int main(int argc, char** argv) {
   for (int k = 0; k < argc; ++k) command += (k ? " " : "") + std::string(argv[k]);
   std::printf("# command: %s\n\n", command.c_str());
   std::printf(
-      "| n | batch | thread/matrix ms | interleaved ms | cuBLAS getrf ms | cuBLAS getrs ms | cuBLAS total ms "
-      "| CPU 1-thread ns/matrix | fastest GPU | max rel residual |\n"
-      "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
+      "| n | batch | thread/matrix ms | warp/matrix ms | interleaved ms | cuBLAS getrf ms | cuBLAS getrs ms "
+      "| cuBLAS total ms | CPU 1-thread ns/matrix | fastest GPU | max rel residual |\n"
+      "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
   std::fflush(stdout);
 
   std::vector<std::string> notes;
@@ -508,7 +542,7 @@ int main(int argc, char** argv) {
     const CpuOutcome cpu = run_cpu(problems, cpu_count, reps);
     double worst_residual = cpu.residual;
     int failures = cpu.failed;
-    std::string gpu_cells = "| - | - | - | - | - ";
+    std::string gpu_cells = "| - | - | - | - | - | - ";
     std::string fastest = "-";
     std::ostringstream note;
     note << "# n = " << n << ": max rel residual CPU " << format("%.2e", cpu.residual);
@@ -517,23 +551,27 @@ int main(int argc, char** argv) {
       auto cell = [batch](double ms) {
         return format("%.4g", ms) + " (" + format("%.3g", ms * 1e6 / batch) + " ns) ";
       };
-      gpu_cells = "| " + cell(gpu.thread_per_matrix.total_ms) + "| " + cell(gpu.interleaved.total_ms) + "| " +
+      gpu_cells = "| " + cell(gpu.thread_per_matrix.total_ms) + "| " + cell(gpu.warp_per_matrix.total_ms) + "| " +
+                  cell(gpu.interleaved.total_ms) + "| " +
                   cell(gpu.cublas.stage_ms[0]) + "| " + cell(gpu.cublas.stage_ms[1]) + "| " +
                   cell(gpu.cublas.total_ms);
       const std::pair<double, const char*> candidates[] = {{gpu.thread_per_matrix.total_ms, "thread/matrix"},
+                                                           {gpu.warp_per_matrix.total_ms, "warp/matrix"},
                                                            {gpu.interleaved.total_ms, "interleaved"},
                                                            {gpu.cublas.total_ms, "cuBLAS"}};
       fastest =
           std::min_element(std::begin(candidates), std::end(candidates), [](const auto& a, const auto& b) {
             return a.first < b.first;
           })->second;
-      for (const Outcome* o : {&gpu.thread_per_matrix, &gpu.interleaved, &gpu.cublas}) {
+      for (const Outcome* o : {&gpu.thread_per_matrix, &gpu.warp_per_matrix, &gpu.interleaved, &gpu.cublas}) {
         worst_residual = std::isnan(o->residual) ? o->residual : std::max(worst_residual, o->residual);
         failures += o->failed;
       }
-      note << ", thread/matrix " << format("%.2e", gpu.thread_per_matrix.residual) << ", interleaved "
+      note << ", thread/matrix " << format("%.2e", gpu.thread_per_matrix.residual) << ", warp/matrix "
+           << format("%.2e", gpu.warp_per_matrix.residual) << ", interleaved "
            << format("%.2e", gpu.interleaved.residual) << ", cuBLAS " << format("%.2e", gpu.cublas.residual)
-           << "; failed factorizations: thread/matrix " << gpu.thread_per_matrix.failed << ", interleaved "
+           << "; failed factorizations: thread/matrix " << gpu.thread_per_matrix.failed << ", warp/matrix "
+           << gpu.warp_per_matrix.failed << ", interleaved "
            << gpu.interleaved.failed << ", cuBLAS (info != 0) " << gpu.cublas.failed << ", CPU "
            << cpu.failed;
     } else {

@@ -16,6 +16,7 @@
 #include "ensemble/staged_runner.hpp"
 #include "simulate_kernel.cuh"
 #include "staged_kernel.cuh"
+#include "warp_kernel.cuh"
 #endif
 
 namespace myriad {
@@ -64,13 +65,20 @@ struct Graph {
   }
 };
 
-// The staged strategy on one chunk: a first advance to every instance's first factorization request, then the
-// cycle factor, advance, (solve, advance) x 4 (ensemble/staged_cadence.hpp) until no instance is left running.
-// The cycle is captured once in a CUDA graph and replayed; where capture is refused, its calls are made directly.
-// Pi is stored row-major, which cuBLAS reads as its transpose: getrf factors Pi^T and getrs with CUBLAS_OP_T
-// solves Pi z = r. The singularity test of dense_lu.hpp is applied to the factors' diagonal by the integrator.
-void run_chunk_staged(cuda::StagedParams p, int threads_per_block, cudaStream_t stream) {
-  const int n = p.n;
+// Advances between two host synchronisations of a staged run (whole turns of the cycle, at least this many):
+// the host learns how many instances are still running only after a graph launch.
+constexpr int kStagedAdvancesPerGraph = 8;
+
+// The staged strategy on one chunk: a first advance to every instance's first request, then the method's cycle
+// (ensemble/staged_cadence.hpp; RN4: factor, advance, (solve, advance) x 4; ROS2-W: factor, advance, (solve,
+// advance) x 2; RK4, DOPRI5: advance by one attempt) until no instance is left running. Whole turns of the cycle
+// are captured once in a CUDA graph and replayed; where capture is refused, their calls are made directly. The
+// iteration matrix is stored row-major, which cuBLAS reads as its transpose: getrf factors Pi^T and getrs with
+// CUBLAS_OP_T solves Pi z = r. The singularity test of dense_lu.hpp is applied to the factors' diagonal by the
+// integrator.
+void run_chunk_staged(cuda::StagedParams p, Method method, int threads_per_block, cudaStream_t stream) {
+  const int n = staged_has_linear_algebra(method) ? p.n : 0;  // no batched buffers for the explicit methods
+  p.n = n;
   const long long count = p.count;
   DeviceBuffer d_matrices(sizeof(double*) * static_cast<size_t>(count));
   DeviceBuffer d_vectors(sizeof(double*) * static_cast<size_t>(count));
@@ -87,17 +95,20 @@ void run_chunk_staged(cuda::StagedParams p, int threads_per_block, cudaStream_t 
   p.dummy_matrices = d_dummy_matrices.as<double>();
   p.dummy_vectors = d_dummy_vectors.as<double>();
   p.lu_info = d_info.as<int>();
+  p.pivots = d_pivots.as<int>();
   CublasHandle cublas;
   check_cublas(cublasSetStream(cublas.handle, stream), "cublasSetStream");
   const int batch = static_cast<int>(count);
   int host_info = 0;  // getrsBatched's argument check (a host value)
+  const int length = staged_cycle_length(method);
+  const int advances = (kStagedAdvancesPerGraph + length - 1) / length * length;
   const auto cycle = [&]() {
-    for (int launch = 0; launch < kStagedCycle; ++launch) {
-      const LinearRequest operation = staged_operation(launch);
+    for (int launch = 0; launch < advances; ++launch) {
+      const LinearRequest operation = staged_operation(method, launch);
       if (operation == LinearRequest::factor) {
         check_cublas(cublasDgetrfBatched(cublas.handle, n, p.matrices, n, d_pivots.as<int>(), d_info.as<int>(), batch),
                      "cublasDgetrfBatched");
-      } else {
+      } else if (operation == LinearRequest::solve) {
         check_cublas(cublasDgetrsBatched(cublas.handle, CUBLAS_OP_T, n, 1, p.matrices, n, d_pivots.as<int>(),
                                          p.vectors, n, &host_info, batch),
                      "cublasDgetrsBatched");
@@ -105,14 +116,14 @@ void run_chunk_staged(cuda::StagedParams p, int threads_per_block, cudaStream_t 
       cuda::StagedParams advance = p;
       advance.first_launch = false;
       advance.served = operation;
-      advance.next = staged_operation(launch + 1);
+      advance.next = staged_operation(method, launch + 1);
       check(cuda::launch_staged_advance(advance, threads_per_block, stream), "staged advance kernel launch");
     }
   };
-  // The first advance: to every instance's first factorization request.
+  // The first advance: to every instance's first request.
   p.first_launch = true;
   p.served = LinearRequest::none;
-  p.next = LinearRequest::factor;
+  p.next = staged_operation(method, 0);
   check(cuda::launch_staged_advance(p, threads_per_block, stream), "staged advance kernel launch");
   Graph graph;
   bool captured = cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal) == cudaSuccess;
@@ -158,9 +169,10 @@ EnsembleResult run_ensemble_cuda(const CompiledModel& model, const Ensemble& ens
   if (options.threads_per_block < 1 || options.threads_per_block > 1024)
     throw std::invalid_argument("cuda backend: threads per block " + std::to_string(options.threads_per_block) +
                                 " is outside 1..1024");
+  if (options.strategy == GpuStrategy::warp && options.threads_per_block % 32 != 0)
+    throw std::invalid_argument("cuda backend: the warp strategy runs a warp per instance, so threads per block (" +
+                                std::to_string(options.threads_per_block) + ") must be a multiple of 32");
   std::string why;
-  if (options.strategy == GpuStrategy::staged && !staged_strategy_supports(spec.method, &why))
-    throw std::invalid_argument("--gpu-strategy staged runs rn4 only: " + why + " (use --gpu-strategy fused)");
   if (!cuda_device_available(&why)) throw std::runtime_error(why);
   size_t memory_budget_bytes = options.memory_budget_bytes;
 #ifndef MYRIAD_DEVICE_LOOPS
@@ -184,12 +196,14 @@ EnsembleResult run_ensemble_cuda(const CompiledModel& model, const Ensemble& ens
                          sizeof(double) * static_cast<size_t>(model.nq + model.nv);
   scratch_bytes = (scratch_bytes + 15) / 16 * 16;
   const size_t output_bytes = sizeof(double) * static_cast<size_t>(n_times) * model.n_outputs;
-  const int ndof = model.constraints.m > 0 ? model.constraints.n_independent : model.nv;
-  // Staged needs Pi; a model without degrees of freedom has none and runs fused.
-  const bool staged = options.strategy == GpuStrategy::staged && ndof > 0;
-  const size_t staged_bytes = staged ? sizeof(double) * static_cast<size_t>(ndof) * (ndof + 1) +
-                                           sizeof(int) * static_cast<size_t>(ndof + 2) + 2 * sizeof(double*)
-                                     : 0;
+  const int ndof = iteration_matrix_order(model);
+  // Staged RN4 and ROS2-W need an iteration matrix; a model without degrees of freedom has none and runs fused.
+  const bool batched_lu = staged_has_linear_algebra(spec.method);
+  const bool staged = options.strategy == GpuStrategy::staged && (ndof > 0 || !batched_lu);
+  const size_t staged_bytes = !staged       ? 0
+                              : batched_lu ? sizeof(double) * static_cast<size_t>(ndof) * (ndof + 1) +
+                                                 sizeof(int) * static_cast<size_t>(ndof + 2) + 2 * sizeof(double*)
+                                           : sizeof(int);
   const size_t per_instance =
       scratch_bytes + output_bytes + 2 * sizeof(int) + sizeof(IntegratorStats) + staged_bytes;
   if (memory_budget_bytes == 0) {
@@ -221,13 +235,16 @@ EnsembleResult run_ensemble_cuda(const CompiledModel& model, const Ensemble& ens
       const cuda::StagedParams staged_params{p.model, p.constants, p.initial_q, p.initial_v, p.output_times,
                                              p.n_output_times, p.total, p.first, p.count, p.spec, p.scratch,
                                              p.scratch_bytes, p.outputs, p.status, p.stats, true,
-                                             LinearRequest::none, LinearRequest::factor, nullptr, ndof, nullptr,
-                                             nullptr, nullptr, nullptr};
-      run_chunk_staged(staged_params, options.threads_per_block, stream.stream);
+                                             LinearRequest::none, LinearRequest::none, nullptr, nullptr, ndof,
+                                             nullptr, nullptr, nullptr, nullptr};
+      run_chunk_staged(staged_params, spec.method, options.threads_per_block, stream.stream);
     } else {
       // Launch, list the instances still running, launch again over those alone, until none is left.
+      const bool warp = options.strategy == GpuStrategy::warp && batched_lu && ndof > 0;
       for (;;) {
-        check(cuda::launch_simulate(p, options.threads_per_block, nullptr), "simulate kernel launch");
+        check(warp ? cuda::launch_simulate_warp(p, options.threads_per_block, nullptr)
+                   : cuda::launch_simulate(p, options.threads_per_block, nullptr),
+              "simulate kernel launch");
         check(cudaDeviceSynchronize(), "simulate kernel");
         if (budget < 0) break;
         p.n_live = cuda::compact_live(d_status.as<int>(), count, d_live.as<int>(), nullptr);

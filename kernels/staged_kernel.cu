@@ -14,8 +14,13 @@ __global__ void staged_advance_kernel(const StagedParams p) {
   const InstanceSlot slot = instance_slot(model, p.scratch, p.scratch_bytes, local, instance, p.total, p.initial_q,
                                           p.initial_v, p.first_launch);
   unsigned char* scratch = slot.scratch;
-  if (p.first_launch) begin_staged_instance(scratch);
+  if (p.first_launch) begin_instance_external_lu(scratch);
   const StridedConstants k{p.constants + instance, p.total};
+  int* pivots = p.pivots + local * p.n;
+  if (!p.first_launch && p.served == LinearRequest::factor && staged_request(scratch) == LinearRequest::factor) {
+    double* kept = instance_progress(scratch).integration.factor_pivots;
+    for (int i = 0; i < p.n; ++i) kept[i] = pivots[i];
+  }
   IntegratorStats stats = p.stats[local];
   const bool finished =
       staged_advance_instance(model, k, slot.q, slot.v, p.spec, p.output_times, p.n_output_times, scratch,
@@ -23,7 +28,9 @@ __global__ void staged_advance_kernel(const StagedParams p) {
                               p.first_launch ? 0 : p.lu_info[local]);
   p.stats[local] = stats;
   p.status[local] = finished ? static_cast<int>(instance_progress(scratch).status) : kInstanceRunning;
-  // Point the next batched operation at this instance's Pi and stage vector, or at its dummies.
+  if (p.next == LinearRequest::none) return;  // RK4, DOPRI5: no batched operation
+  // Point the next batched operation at this instance's matrix and stage vector (and, for a solve, put its
+  // pivots back), or at its dummies.
   const LinearRequest request = staged_request(scratch);
   const IntegrationProgress& integration = instance_progress(scratch).integration;
   double* dummy_matrix = p.dummy_matrices + local * p.n * p.n;
@@ -31,6 +38,10 @@ __global__ void staged_advance_kernel(const StagedParams p) {
   const bool takes_part = request == p.next;
   p.matrices[local] = takes_part ? integration.factor_matrix : dummy_matrix;
   p.vectors[local] = takes_part && request == LinearRequest::solve ? integration.solve_vector : dummy_vector;
+  if (p.next == LinearRequest::solve) {
+    for (int i = 0; i < p.n; ++i)
+      pivots[i] = takes_part ? static_cast<int>(integration.factor_pivots[i]) : i + 1;
+  }
 }
 
 __global__ void staged_dummies_kernel(double* dummy_matrices, double* dummy_vectors, int n, long long count) {

@@ -1,8 +1,11 @@
 #pragma once
 // Kernel of the staged strategy (ensemble/staged_cadence.hpp): one launch advances every instance of a chunk to
-// its next linear-algebra request and points the next batched cuBLAS operation at its matrix and right-hand side
-// (or at its own identity dummy when it does not take part), so that getrfBatched / getrsBatched run over a fixed
-// batch and the whole cycle can be captured once in a CUDA graph.
+// its next linear-algebra request (RK4, DOPRI5: by one step attempt) and points the next batched cuBLAS operation
+// at its matrix and right-hand side (or at its own identity dummy when it does not take part), so that
+// getrfBatched / getrsBatched run over a fixed batch and the whole cycle can be captured once in a CUDA graph.
+// cuBLAS keeps the pivots of the whole batch in one array, which every factorization overwrites (dummies
+// included); an instance's pivots therefore live in its own workspace (IntegrationProgress::factor_pivots): taken
+// from cuBLAS's array after its factorization, put back into it before each of its solves.
 #include <cuda_runtime.h>
 
 #include "ensemble/run_spec.hpp"
@@ -29,7 +32,8 @@ struct StagedParams {
   LinearRequest served;    // the batched operation done just before this launch
   LinearRequest next;      // the one after it
   const int* lu_info;      // count: getrfBatched's info
-  int n;                   // the order of Pi (degrees of freedom)
+  int* pivots;             // count * n: getrfBatched's / getrsBatched's pivots (1-based)
+  int n;                   // the order of the iteration matrix (degrees of freedom)
   double** matrices;       // count: the batched operations' A pointers, written here
   double** vectors;        // count: getrsBatched's B pointers, written here
   double* dummy_matrices;  // count * n * n identities

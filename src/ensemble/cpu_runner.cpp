@@ -42,7 +42,8 @@ using Clock = std::chrono::steady_clock;
 
 // One thread's share: its own scratch, then blocks of instances from the shared counter (instance_blocks.hpp).
 void run_worker(const CompiledModel& model, const Ensemble& ensemble, const RunSpec& spec,
-                const std::vector<double>& times, InstanceBlocks& blocks, EnsembleResult& result) {
+                const std::vector<double>& times, const InstanceRun& run, InstanceBlocks& blocks,
+                EnsembleResult& result) {
   const InstanceScratchLayout layout = instance_scratch_layout(model, spec.method, static_cast<int>(times.size()));
   std::vector<double> scratch(layout.bytes / sizeof(double) + 1);
   std::vector<double> constants(static_cast<size_t>(model.n_constants) + 1);
@@ -54,10 +55,9 @@ void run_worker(const CompiledModel& model, const Ensemble& ensemble, const RunS
       const auto start = Clock::now();
       ensemble.gather_constants(i, constants.data());
       ensemble.gather_initial_state(i, q.data(), v.data());
-      const double* k = constants.data();
-      result.status[static_cast<size_t>(i)] = simulate_instance(
-          model, k, q.data(), v.data(), spec, times.data(), static_cast<int>(times.size()), scratch.data(),
-          result.values.data() + per_instance * static_cast<size_t>(i), result.stats[static_cast<size_t>(i)]);
+      result.status[static_cast<size_t>(i)] =
+          run(constants.data(), q.data(), v.data(), scratch.data(),
+              result.values.data() + per_instance * static_cast<size_t>(i), result.stats[static_cast<size_t>(i)]);
       result.wall_seconds[static_cast<size_t>(i)] =
           std::chrono::duration<double>(Clock::now() - start).count();
     }
@@ -68,6 +68,17 @@ void run_worker(const CompiledModel& model, const Ensemble& ensemble, const RunS
 
 EnsembleResult run_ensemble_cpu(const CompiledModel& model, const Ensemble& ensemble, const RunSpec& spec,
                                 const std::vector<double>& output_times, int threads) {
+  const int n_times = static_cast<int>(output_times.size());
+  return run_ensemble_instances(
+      model, ensemble, spec, output_times, threads,
+      [&](const double* k, const double* q, const double* v, double* scratch, double* outputs,
+          IntegratorStats& stats) {
+        return simulate_instance(model, k, q, v, spec, output_times.data(), n_times, scratch, outputs, stats);
+      });
+}
+
+EnsembleResult run_ensemble_instances(const CompiledModel& model, const Ensemble& ensemble, const RunSpec& spec,
+                                      const std::vector<double>& output_times, int threads, const InstanceRun& run) {
   const int n = ensemble.n_instances;
   EnsembleResult result = make_ensemble_result(n, output_times, model.n_outputs);
   threads = resolve_thread_count(threads, n);
@@ -75,7 +86,7 @@ EnsembleResult run_ensemble_cpu(const CompiledModel& model, const Ensemble& ense
 
   const auto start = Clock::now();
   InstanceBlocks blocks(n, ensemble_block_size(n, threads));
-  run_on_threads(threads, [&] { run_worker(model, ensemble, spec, output_times, blocks, result); });
+  run_on_threads(threads, [&] { run_worker(model, ensemble, spec, output_times, run, blocks, result); });
   result.total_wall_seconds = std::chrono::duration<double>(Clock::now() - start).count();
   return result;
 }

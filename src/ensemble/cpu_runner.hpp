@@ -1,5 +1,6 @@
 #pragma once
 // Runs an ensemble on the CPU with the fast-path (host+device) per-instance code, instances split over threads.
+#include <functional>
 #include <vector>
 
 #include "ensemble/ensemble.hpp"
@@ -13,5 +14,15 @@ namespace myriad {
 // counter (ensemble/instance_blocks.hpp).
 EnsembleResult run_ensemble_cpu(const CompiledModel& model, const Ensemble& ensemble, const RunSpec& spec,
                                 const std::vector<double>& output_times, int threads);
+
+// How one instance is run to the end: its constants k, initial q and v, its scratch (instance_scratch_layout
+// bytes, not initialized), its outputs and work counters; returns its status.
+using InstanceRun = std::function<InstanceStatus(const double* k, const double* q, const double* v, double* scratch,
+                                                 double* outputs, IntegratorStats& stats)>;
+
+// run_ensemble_cpu with another way of running an instance (the warp strategy's twin): the same hand-out of
+// instances to threads, scratch per thread, per-instance wall times.
+EnsembleResult run_ensemble_instances(const CompiledModel& model, const Ensemble& ensemble, const RunSpec& spec,
+                                      const std::vector<double>& output_times, int threads, const InstanceRun& run);
 
 }  // namespace myriad

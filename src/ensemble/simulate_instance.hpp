@@ -101,6 +101,19 @@ MYRIAD_HD_INLINE InstanceProgress& instance_progress(void* scratch) {
 // Readies an instance's scratch for its first advance_instance call.
 MYRIAD_HD_INLINE void begin_instance(void* scratch) { instance_progress(scratch) = InstanceProgress{}; }
 
+// begin_instance for a run whose factorizations and solves are done by the caller (the staged and warp strategies;
+// IntegrationProgress::external_lu).
+MYRIAD_HD_INLINE void begin_instance_external_lu(void* scratch) {
+  begin_instance(scratch);
+  instance_progress(scratch).integration.external_lu = true;
+}
+
+// The order of the model's Rosenbrock iteration matrix: its degrees of freedom (a loop model's independent
+// coordinates).
+MYRIAD_HD_INLINE int iteration_matrix_order(const CompiledModel& model) {
+  return model.constraints.m > 0 ? model.constraints.n_independent : model.nv;
+}
+
 // Offsets (doubles, then bytes for the carved workspaces) of one instance's scratch.
 struct InstanceScratchLayout {
   std::size_t base_q, q, qdd, y, xw, segment_times, work;  // in doubles

@@ -2,8 +2,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <stdexcept>
-#include <string>
 
 #include "ensemble/instance_blocks.hpp"
 #include "ensemble/staged_cadence.hpp"
@@ -28,13 +26,13 @@ void run_group(const CompiledModel& model, const Ensemble& ensemble, const RunSp
   std::vector<double> scratch(scratch_doubles * static_cast<size_t>(count));
   std::vector<double> constants(static_cast<size_t>(model.n_constants) * count + 1);
   std::vector<double> q(static_cast<size_t>(model.nq) * count + 1), v(static_cast<size_t>(model.nv) * count + 1);
-  const int ndof = model.constraints.m > 0 ? model.constraints.n_independent : model.nv;
-  std::vector<int> pivots(static_cast<size_t>(ndof > 0 ? ndof : 1) * count), info(static_cast<size_t>(count), 0);
+  const int ndof = iteration_matrix_order(model);
+  std::vector<int> info(static_cast<size_t>(count), 0);
   for (long long j = 0; j < count; ++j) {
     const int i = static_cast<int>(begin + j);
     ensemble.gather_constants(i, constants.data() + j * model.n_constants);
     ensemble.gather_initial_state(i, q.data() + j * model.nq, v.data() + j * model.nv);
-    begin_staged_instance(scratch.data() + j * scratch_doubles);
+    begin_instance_external_lu(scratch.data() + j * scratch_doubles);
   }
   LinearRequest served = LinearRequest::none;
   for (long long launch = 0;; ++launch) {
@@ -49,16 +47,16 @@ void run_group(const CompiledModel& model, const Ensemble& ensemble, const RunSp
     }
     if (all_finished) break;
     // The batched operation, over the instances asking for it.
-    served = staged_operation(launch);
+    served = staged_operation(spec.method, launch);
+    if (served == LinearRequest::none) continue;
     for (long long j = 0; j < count; ++j) {
       void* slot = scratch.data() + j * scratch_doubles;
       if (staged_request(slot) != served) continue;
       IntegrationProgress& p = instance_progress(slot).integration;
-      int* row_pivots = pivots.data() + j * ndof;
       if (served == LinearRequest::factor)
-        info[static_cast<size_t>(j)] = lu_factor(ndof, p.factor_matrix, row_pivots) ? 0 : 1;
+        info[static_cast<size_t>(j)] = lu_factor(ndof, p.factor_matrix, p.factor_pivots) ? 0 : 1;
       else
-        lu_solve(ndof, p.factor_matrix, row_pivots, p.solve_vector);
+        lu_solve(ndof, p.factor_matrix, p.factor_pivots, p.solve_vector);
     }
   }
   for (long long j = 0; j < count; ++j)
@@ -67,20 +65,8 @@ void run_group(const CompiledModel& model, const Ensemble& ensemble, const RunSp
 
 }  // namespace
 
-bool staged_strategy_supports(Method method, std::string* why) {
-  if (method == Method::rn4) return true;
-  if (why)
-    *why = method == Method::ros2w
-               ? "ros2w reuses its LU across attempts, so its factorizations do not come in a fixed cycle"
-               : "explicit methods (rk4, dopri5) have no iteration matrix to factor";
-  return false;
-}
-
 EnsembleResult run_ensemble_staged_cpu(const CompiledModel& model, const Ensemble& ensemble, const RunSpec& spec,
                                        const std::vector<double>& output_times, int threads) {
-  std::string why;
-  if (!staged_strategy_supports(spec.method, &why))
-    throw std::invalid_argument("staged strategy: runs rn4 only; " + why + " (use the fused strategy)");
   const int n = ensemble.n_instances;
   EnsembleResult result = make_ensemble_result(n, output_times, model.n_outputs);
   result.threads = resolve_thread_count(threads, n);

@@ -9,11 +9,8 @@
 
 namespace myriad {
 
-// Whether the staged strategy can run this method; *why says why not. Only RN4 factors Pi in every attempt.
-bool staged_strategy_supports(Method method, std::string* why);
-
-// threads <= 0: all hardware threads (blocks of instances go through the cycle independently). Throws
-// std::invalid_argument for a method the staged strategy does not run.
+// threads <= 0: all hardware threads (blocks of instances go through the cycle independently). Every method:
+// RN4 and ROS2-W with their factorizations and solves batched, RK4 and DOPRI5 one attempt per advance.
 EnsembleResult run_ensemble_staged_cpu(const CompiledModel& model, const Ensemble& ensemble, const RunSpec& spec,
                                        const std::vector<double>& output_times, int threads);
 

@@ -30,23 +30,29 @@ struct IntegrationProgress {
   bool have_jacobian = false, jacobian_at_start = false, have_factorization = false;
   double h_jacobian = 0.0, h_factorization = 0.0;
 
-  // RN4's attempt in progress between its stages (integrate_rn4, rn4_stages): the attempt's step, whether it is
-  // the last, and how far its stages got (-1: the attempt has not begun its stages).
+  // An attempt in progress between its stages (RN4, ROS2-W with external_lu): the attempt's step, whether it is
+  // the last, and how far its stages got (-1: the attempt has not begun its stages; see external_lu below).
   double h_try = 0.0;
   bool last = false;
   int stage = -1;
 
-  // Linear algebra done by the caller (the staged GPU strategy: batched cuBLAS between per-phase kernels). With
-  // external_lu set, RN4 stops at each factorization of Pi and each stage solve, leaves `request` and the matrix
-  // or right-hand side in factor_matrix / solve_vector (n x n row-major Pi in the workspace; n), and returns as
-  // if its budget were used up. The caller factors in place (any LU with partial pivoting whose solve it then
-  // applies; lu_info 0 when it succeeded) or solves in place, leaves `request` as it found it, and calls again;
-  // the integrator takes the result and clears the request. lu_threshold: the pivot magnitude at or below which
-  // Pi counts as singular (dense_lu.hpp), checked on the factors' diagonal when the factorization comes back.
+  // Linear algebra done by the caller (the staged GPU strategy: batched cuBLAS between per-phase kernels; the
+  // warp strategy: a warp per instance). With external_lu set, RN4 and ROS2-W stop at each factorization of their
+  // iteration matrix and each stage solve, leave `request`, the matrix (n x n row-major, in the workspace) in
+  // factor_matrix and for a solve the right-hand side (n) in solve_vector, and return as if their budget were
+  // used up. The caller factors factor_matrix in place with any LU with partial pivoting (lu_info 0 when it
+  // succeeded), keeping its pivots in factor_pivots (n doubles of the workspace, in whatever encoding its solve
+  // reads back: the integrator never looks at them, and ROS2-W keeps them with the factors across the attempts
+  // that reuse them), or solves solve_vector in place with factor_matrix and factor_pivots; it leaves `request`
+  // as it found it and calls again; the integrator takes the result and clears the request. lu_threshold: the
+  // pivot magnitude at or below which the matrix counts as singular (dense_lu.hpp), checked on the factors'
+  // diagonal when the factorization comes back. `stage` says how far the attempt got (RN4: the stage whose solve
+  // is pending, 0 while the factorization is; ROS2-W: 0 factorization, 1 or 2 the stage; -1: no attempt stopped).
   enum class LinearRequest : int { none, factor, solve };
   bool external_lu = false;
   LinearRequest request = LinearRequest::none;
   double* factor_matrix = nullptr;
+  double* factor_pivots = nullptr;
   double* solve_vector = nullptr;
   double lu_threshold = 0.0;
   int lu_info = 0;

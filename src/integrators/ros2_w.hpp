@@ -108,35 +108,53 @@ MYRIAD_HD bool ros2w_jacobian(System& sys, double t, const double* x, const doub
   return true;
 }
 
-// Assembles S = I - gamma h J2 - gamma^2 h^2 J1 into S (n x n) and LU-factors it in place with its pivots (n,
-// stored as doubles). Counted in stats.lu_factorizations. Returns false if S is numerically singular
-// (linalg/dense_lu.hpp). O(n^3).
-MYRIAD_HD_INLINE bool ros2w_factor(int n, double h, const double* J1, const double* J2, double* S,
-                                   double* pivots, IntegratorStats& stats) {
+// Assembles S = I - gamma h J2 - gamma^2 h^2 J1 into S (n x n). O(n^2).
+MYRIAD_HD_INLINE void ros2w_assemble(int n, double h, const double* J1, const double* J2, double* S) {
   constexpr double gamma = rosenbrock_nystrom_tableau(kRos2BaseTableau).gamma;
   const double gh = gamma * h;
   for (int i = 0; i < n; ++i) {
     for (int j = 0; j < n; ++j)
       S[i * n + j] = (i == j ? 1.0 : 0.0) - gh * J2[i * n + j] - gh * gh * J1[i * n + j];
   }
+}
+
+// Assembles S (ros2w_assemble) and LU-factors it in place with its pivots (n, stored as doubles). Counted in
+// stats.lu_factorizations. Returns false if S is numerically singular (linalg/dense_lu.hpp). O(n^3).
+MYRIAD_HD_INLINE bool ros2w_factor(int n, double h, const double* J1, const double* J2, double* S,
+                                   double* pivots, IntegratorStats& stats) {
+  ros2w_assemble(n, h, J1, J2, S);
   ++stats.lu_factorizations;
   return lu_factor(n, S, pivots);
 }
 
-// Solves (I/(h gamma) - J) u = r, J = [[0, I], [J1, J2]] with S = I - gh J2 - gh^2 J1 factored, for r = (r_x,
-// r_w) held in u (2n, overwritten by the solution), by the block elimination S u_x = gamma h [r_x + gamma h
-// (r_w - J2 r_x)], u_w = u_x / (gamma h) - r_x. gh = gamma h; product: n doubles of scratch. O(n^2).
-MYRIAD_HD_INLINE void ros2w_solve(int n, double gh, const double* J2, const double* S, const double* pivots,
-                                  double* u, double* product) {
+// The block elimination that solves (I/(h gamma) - J) u = r, J = [[0, I], [J1, J2]], through S = I - gh J2 -
+// gh^2 J1: S u_x = gamma h [r_x + gamma h (r_w - J2 r_x)], u_w = u_x / (gamma h) - r_x (gh = gamma h), in
+// three parts so that the n x n solve in the middle may be done elsewhere (external_lu). First the right-hand
+// side of S u_x into rhs (n) for r = (r_x, r_w) held in u (2n). O(n^2).
+MYRIAD_HD_INLINE void ros2w_solve_rhs(int n, double gh, const double* J2, const double* u, double* rhs) {
+  const double* r_x = u;
+  const double* r_w = u + n;
+  rosenbrock_detail::dense_matrix_vector(n, J2, r_x, rhs);
+  for (int i = 0; i < n; ++i) rhs[i] = gh * (r_x[i] + gh * (r_w[i] - rhs[i]));
+}
+
+// Then, with u_x solved in place of rhs, u (2n) overwritten by the solution (u_x, u_w). O(n).
+MYRIAD_HD_INLINE void ros2w_solve_finish(int n, double gh, const double* u_x, double* u) {
   double* r_x = u;
   double* r_w = u + n;
-  rosenbrock_detail::dense_matrix_vector(n, J2, r_x, product);
-  for (int i = 0; i < n; ++i) product[i] = gh * (r_x[i] + gh * (r_w[i] - product[i]));  // the rhs of S u_x
-  lu_solve(n, S, pivots, product);                                                      // u_x
   for (int i = 0; i < n; ++i) {
-    r_w[i] = product[i] / gh - r_x[i];  // u_w (r_x still intact)
-    r_x[i] = product[i];                // u_x
+    r_w[i] = u_x[i] / gh - r_x[i];  // u_w (r_x still intact)
+    r_x[i] = u_x[i];                // u_x
   }
+}
+
+// Solves (I/(h gamma) - J) u = r with S factored, for r held in u (2n, overwritten by the solution); product:
+// n doubles of scratch. O(n^2).
+MYRIAD_HD_INLINE void ros2w_solve(int n, double gh, const double* J2, const double* S, const double* pivots,
+                                  double* u, double* product) {
+  ros2w_solve_rhs(n, gh, J2, u, product);
+  lu_solve(n, S, pivots, product);  // u_x
+  ros2w_solve_finish(n, gh, product, u);
 }
 
 // Scratch doubles of ros2w_stages: u_1 and u_2 (2n each), a stage state (2n), the stage f and a product
@@ -148,37 +166,69 @@ MYRIAD_HD_INLINE int ros2w_stage_workspace_size(int n) { return 8 * n; }
 // (x_new, w_new) and the error estimate y_new - yhat_new = -(u_1 + u_2) / (2 gamma) split into x_error and
 // w_error. Outputs must not alias inputs. work: ros2w_stage_workspace_size(n) doubles. Returns false if the
 // stage evaluation fails (outputs then unset). O(n^2) plus the evaluation.
+// With a progress whose external_lu is set (integrators/integration_progress.hpp) the two n x n solves are the
+// caller's: the call stops at each with progress->request = solve and progress->stage = 1 or 2 (returning true;
+// outputs unset), and a later call with the same arguments and work takes the solution and goes on.
 template <class System>
 MYRIAD_HD bool ros2w_stages(System& sys, double t, double h, const double* x, const double* w,
-                            const double* f, const double* J2, const double* S, const double* pivots,
+                            const double* f, const double* J2, double* S, double* pivots,
                             double* x_new, double* w_new, double* x_error, double* w_error, double* work,
-                            IntegratorStats& stats) {
+                            IntegratorStats& stats, IntegrationProgress* progress = nullptr) {
+  using Request = IntegrationProgress::LinearRequest;
   constexpr RosenbrockNystromTableau<2> T = rosenbrock_nystrom_tableau(kRos2BaseTableau);
   const int n = sys.dimension();
   double* u1 = work;               // (u_x, u_w) of stage 1 (2n)
   double* u2 = work + 2 * n;       // (u_x, u_w) of stage 2 (2n)
   double* Y = work + 4 * n;        // stage-2 state (X, W) = y_n + a_21 u_1 (2n)
   double* f_stage = work + 6 * n;  // f(t + h, X, W) (n)
-  double* product = work + 7 * n;  // J2 r_x (n)
+  double* product = work + 7 * n;  // J2 r_x, then the right-hand side of S u_x and u_x (n)
   const double gh = T.gamma * h;
+  const bool external = progress != nullptr && progress->external_lu;
+  const int resumed_stage = progress != nullptr ? progress->stage : -1;  // 1, 2: that stage's solve came back
+  // Hands the solve of S u_x = product to the caller (external) or does it here; true when the caller's.
+  const auto solve = [&](int stage) {
+    if (!external) {
+      lu_solve(n, S, pivots, product);
+      return false;
+    }
+    progress->factor_matrix = S;
+    progress->factor_pivots = pivots;
+    progress->solve_vector = product;
+    progress->request = Request::solve;
+    progress->stage = stage;
+    return true;
+  };
+  if (resumed_stage >= 1) progress->request = Request::none;
 
-  for (int i = 0; i < n; ++i) {
-    u1[i] = w[i];
-    u1[n + i] = f[i];
+  if (resumed_stage < 1) {
+    for (int i = 0; i < n; ++i) {
+      u1[i] = w[i];
+      u1[n + i] = f[i];
+    }
+    ros2w_solve_rhs(n, gh, J2, u1, product);
+    if (solve(1)) return true;
   }
-  ros2w_solve(n, gh, J2, S, pivots, u1, product);
-  for (int i = 0; i < n; ++i) {
-    Y[i] = x[i] + T.a[1][0] * u1[i];
-    Y[n + i] = w[i] + T.a[1][0] * u1[n + i];
+  if (resumed_stage < 2) {
+    ros2w_solve_finish(n, gh, product, u1);
+    for (int i = 0; i < n; ++i) {
+      Y[i] = x[i] + T.a[1][0] * u1[i];
+      Y[n + i] = w[i] + T.a[1][0] * u1[n + i];
+    }
+    ++stats.function_evaluations;
+    if (!sys.acceleration(t + T.alpha_i[1] * h, Y, Y + n, f_stage)) {
+      if (progress) progress->stage = -1;
+      return false;
+    }
+    const double c_over_h = T.c[1][0] / h;
+    for (int i = 0; i < n; ++i) {
+      u2[i] = Y[n + i] + c_over_h * u1[i];
+      u2[n + i] = f_stage[i] + c_over_h * u1[n + i];
+    }
+    ros2w_solve_rhs(n, gh, J2, u2, product);
+    if (solve(2)) return true;
   }
-  ++stats.function_evaluations;
-  if (!sys.acceleration(t + T.alpha_i[1] * h, Y, Y + n, f_stage)) return false;
-  const double c_over_h = T.c[1][0] / h;
-  for (int i = 0; i < n; ++i) {
-    u2[i] = Y[n + i] + c_over_h * u1[i];
-    u2[n + i] = f_stage[i] + c_over_h * u1[n + i];
-  }
-  ros2w_solve(n, gh, J2, S, pivots, u2, product);
+  ros2w_solve_finish(n, gh, product, u2);
+  if (progress) progress->stage = -1;
   const double e1 = T.m[0] - T.m_hat[0], e2 = T.m[1] - T.m_hat[1];
   for (int i = 0; i < n; ++i) {
     x_new[i] = x[i] + T.m[0] * u1[i] + T.m[1] * u2[i];
@@ -315,37 +365,55 @@ MYRIAD_HD InstanceStatus integrate_ros2w(System& sys, double t0, double* x, doub
   }
   for (;;) {
     InstanceStatus result = InstanceStatus::ok;
-    if (!begin_adaptive_attempt(progress, control, t_end, &result)) return result;
+    // A new attempt, unless this call continues one that stopped for its linear algebra (external_lu).
+    const bool resumed = progress.stage >= 0;
+    if (!resumed && !begin_adaptive_attempt(progress, control, t_end, &result)) return result;
     const bool last = progress.last;
     const double h_try = progress.h_try;
 
-    const bool refresh = !have_jacobian ||
-                         (!jacobian_at_start &&
-                          (retry.after_rejection || std::fabs(h_try / h_jacobian - 1.0) > kRos2wJacobianStepRatio));
-    if (refresh) {
-      if (!ros2w_jacobian(sys, t, x, w, f, J1, J2, stage_work, stats))
-        return progress.finish(InstanceStatus::non_finite);
-      have_jacobian = true;
-      jacobian_at_start = true;
-      h_jacobian = h_try;
-      have_factorization = false;
-    }
-    if (!have_factorization || h_try != h_factorization) {
-      have_factorization = ros2w_factor(n, h_try, J1, J2, S, pivots, stats);
-      h_factorization = h_try;
-      if (!have_factorization) {
-        retry.reject(RetryState::Failure::singular, stats);
-        if (++singular_in_a_row > kRosenbrockSingularRetries)
-          return progress.finish(InstanceStatus::singular_matrix);
-        h = 0.5 * h_try;
-        continue;
+    if (!resumed) {
+      const bool refresh = !have_jacobian ||
+                           (!jacobian_at_start && (retry.after_rejection ||
+                                                   std::fabs(h_try / h_jacobian - 1.0) > kRos2wJacobianStepRatio));
+      if (refresh) {
+        if (!ros2w_jacobian(sys, t, x, w, f, J1, J2, stage_work, stats))
+          return progress.finish(InstanceStatus::non_finite);
+        have_jacobian = true;
+        jacobian_at_start = true;
+        h_jacobian = h_try;
+        have_factorization = false;
       }
+      if (!have_factorization || h_try != h_factorization) {
+        h_factorization = h_try;
+        if (progress.external_lu) {
+          ros2w_assemble(n, h_try, J1, J2, S);
+          ++stats.lu_factorizations;
+          progress.lu_threshold = lu_singularity_threshold(n, S);
+          progress.factor_matrix = S;
+          progress.factor_pivots = pivots;
+          progress.request = IntegrationProgress::LinearRequest::factor;
+          progress.stage = 0;
+          return InstanceStatus::ok;
+        }
+        have_factorization = ros2w_factor(n, h_try, J1, J2, S, pivots, stats);
+      }
+    } else if (progress.stage == 0) {  // the factorization came back
+      progress.request = IntegrationProgress::LinearRequest::none;
+      progress.stage = -1;
+      have_factorization = progress.lu_info == 0 && lu_pivots_regular(n, S, progress.lu_threshold);
+    }
+    if (!have_factorization) {
+      retry.reject(RetryState::Failure::singular, stats);
+      if (++singular_in_a_row > kRosenbrockSingularRetries) return progress.finish(InstanceStatus::singular_matrix);
+      h = 0.5 * h_try;
+      continue;
     }
     singular_in_a_row = 0;
 
-    const bool evaluated = ros2w_stages(sys, t, h_try, x, w, f, J2, S, pivots, x_new, w_new, x_error, w_error,
-                                        stage_work, stats) &&
-                           rosenbrock_detail::all_finite(2 * n, y_new);
+    const bool staged = ros2w_stages(sys, t, h_try, x, w, f, J2, S, pivots, x_new, w_new, x_error, w_error,
+                                     stage_work, stats, &progress);
+    if (progress.request != IntegrationProgress::LinearRequest::none) return InstanceStatus::ok;
+    const bool evaluated = staged && rosenbrock_detail::all_finite(2 * n, y_new);
     const double err = evaluated ? second_order_error_norm(n, x, w, x_new, w_new, x_error, w_error,
                                                            control.rtol, control.atol)
                                  : 0.0;

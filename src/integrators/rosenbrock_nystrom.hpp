@@ -284,6 +284,7 @@ MYRIAD_HD InstanceStatus rn4_stages(System& sys, double t, double h, const doubl
     if (external) {
       progress->lu_threshold = lu_singularity_threshold(n, Pi);
       progress->factor_matrix = Pi;
+      progress->factor_pivots = pivots;
       progress->request = Request::factor;
       progress->stage = 0;
       return InstanceStatus::ok;

@@ -23,6 +23,30 @@ Ensemble spread_ensemble(const Model& model, const CompiledModel& compiled, int 
   return build_ensemble(model, compiled, 0, &t, {});
 }
 
+// RN4 or ROS2-W at rtol 1e-6, atol 1e-8.
+RunSpec rosenbrock(Method method) {
+  RunSpec spec;
+  spec.method = method;
+  spec.control.rtol = 1e-6;
+  spec.control.atol = 1e-8;
+  return spec;
+}
+
+// gpu against cpu: the same statuses, every value within `tolerance` relative to max(1, |cpu value|), and with
+// same_steps the same step counts.
+void expect_agrees(const EnsembleResult& cpu, const EnsembleResult& gpu, double tolerance, bool same_steps) {
+  for (int i = 0; i < cpu.n_instances; ++i) {
+    const size_t index = static_cast<size_t>(i);
+    ASSERT_EQ(gpu.status[index], cpu.status[index]) << "instance " << i;
+    if (same_steps) EXPECT_EQ(gpu.stats[index].steps, cpu.stats[index].steps) << "instance " << i;
+    for (int k = 0; k < cpu.n_times; ++k)
+      for (int s = 0; s < cpu.n_signals; ++s) {
+        const double a = cpu.value(i, k, s), b = gpu.value(i, k, s);
+        EXPECT_LE(std::abs(a - b), tolerance * std::max(1.0, std::abs(a))) << "instance " << i << " signal " << s;
+      }
+  }
+}
+
 TEST(CudaBackend, MatchesCpuOnRandomizedQuarterCarEnsemble) {
   std::string device;
   if (!cuda_device_available(&device)) GTEST_SKIP() << "no GPU: " << device;
@@ -37,16 +61,8 @@ TEST(CudaBackend, MatchesCpuOnRandomizedQuarterCarEnsemble) {
   for (const RunSpec& spec : {rk4(1e-3), dopri5(1e-8, 1e-10)}) {
     const EnsembleResult cpu = run_ensemble_cpu(*compiled, e, spec, times, 0);
     const EnsembleResult gpu = run_ensemble_cuda(*compiled, e, spec, times);
-    const double tolerance = spec.method == Method::rk4 ? 1e-10 : 1e-7;
-    for (int i = 0; i < e.n_instances; ++i) {
-      ASSERT_EQ(gpu.status[static_cast<size_t>(i)], InstanceStatus::ok);
-      if (spec.method == Method::rk4) EXPECT_EQ(gpu.stats[static_cast<size_t>(i)].steps, cpu.stats[static_cast<size_t>(i)].steps);
-      for (int k = 0; k < cpu.n_times; ++k)
-        for (int s = 0; s < cpu.n_signals; ++s) {
-          const double a = cpu.value(i, k, s), b = gpu.value(i, k, s);
-          EXPECT_LE(std::abs(a - b), tolerance * std::max(1.0, std::abs(a))) << "instance " << i << " signal " << s;
-        }
-    }
+    for (int i = 0; i < e.n_instances; ++i) ASSERT_EQ(gpu.status[static_cast<size_t>(i)], InstanceStatus::ok);
+    expect_agrees(cpu, gpu, spec.method == Method::rk4 ? 1e-10 : 1e-7, spec.method == Method::rk4);
   }
 }
 
@@ -71,17 +87,8 @@ TEST(CudaBackend, MatchesCpuOnLoopModels) {
     for (const RunSpec& spec : {rk4(t_end / 500), dopri5(1e-8, 1e-10), rn4}) {
       const EnsembleResult cpu = run_ensemble_cpu(*compiled, e, spec, times, 0);
       const EnsembleResult gpu = run_ensemble_cuda(*compiled, e, spec, times);
-      const double tolerance = spec.method == Method::rk4 ? 1e-10 : 10 * spec.control.rtol;
-      for (int i = 0; i < e.n_instances; ++i) {
-        ASSERT_EQ(gpu.status[static_cast<size_t>(i)], cpu.status[static_cast<size_t>(i)]);
-        if (spec.method == Method::rk4)
-          EXPECT_EQ(gpu.stats[static_cast<size_t>(i)].steps, cpu.stats[static_cast<size_t>(i)].steps);
-        for (int k = 0; k < cpu.n_times; ++k)
-          for (int s = 0; s < cpu.n_signals; ++s) {
-            const double a = cpu.value(i, k, s), b = gpu.value(i, k, s);
-            EXPECT_LE(std::abs(a - b), tolerance * std::max(1.0, std::abs(a))) << "instance " << i << " signal " << s;
-          }
-      }
+      const bool rk = spec.method == Method::rk4;
+      expect_agrees(cpu, gpu, rk ? 1e-10 : 10 * spec.control.rtol, rk);
     }
   }
 }
@@ -120,10 +127,11 @@ TEST(CudaBackend, StepBudgetsWithCompactionGiveTheSameResultsBitForBit) {
   }
 }
 
-// The staged strategy (cuBLAS batched LU of Pi between per-phase kernels, the cycle in a CUDA graph) against the
-// cpu backend: cuBLAS factors Pi^T where the fused path factors Pi, so the two agree to rounding per step and to
-// the tolerance over a run; step counts may differ by a few.
-TEST(CudaBackend, StagedStrategyMatchesCpuWithinTheTolerance) {
+// The staged strategy (cuBLAS batched LU between per-phase kernels, the cycle in a CUDA graph; RK4 and DOPRI5 one
+// attempt per kernel) against the cpu backend, every method: cuBLAS factors Pi^T where the fused path factors Pi,
+// so the implicit methods agree to rounding per step and to 10x the tolerance over a run (step counts may differ
+// by a few); the explicit ones compute what the fused kernel computes.
+TEST(CudaBackend, StagedStrategyMatchesCpuOnEveryMethod) {
   std::string device;
   if (!cuda_device_available(&device)) GTEST_SKIP() << "no GPU: " << device;
   for (const char* file : {"stiff_double_pendulum.json", "quarter_car.json", "spatial_chain.json", "loops/four_bar.json"}) {
@@ -133,32 +141,53 @@ TEST(CudaBackend, StagedStrategyMatchesCpuWithinTheTolerance) {
     // The spatial chain's RN4 Jacobians cost 0.1 s an instance on the CPU: fewer of them.
     const Ensemble e = spread_ensemble(model, *compiled, compiled->nv > 6 ? 40 : 300, 0.8, 1.2);
     const std::vector<double> times = output_grid(0.0, 0.5, 0.05);
-    RunSpec spec;
-    spec.method = Method::rn4;
-    spec.control.rtol = 1e-6;
-    spec.control.atol = 1e-8;
-    const EnsembleResult cpu = run_ensemble_cpu(*compiled, e, spec, times, 0);
-    CudaRunOptions options;
-    options.strategy = GpuStrategy::staged;
-    options.memory_budget_bytes = 64 << 20;
-    const EnsembleResult gpu = run_ensemble_cuda(*compiled, e, spec, times, options);
-    for (int i = 0; i < e.n_instances; ++i) {
-      ASSERT_EQ(gpu.status[static_cast<size_t>(i)], cpu.status[static_cast<size_t>(i)]) << i;
-      for (int k = 0; k < cpu.n_times; ++k)
-        for (int s = 0; s < cpu.n_signals; ++s) {
-          const double a = cpu.value(i, k, s), b = gpu.value(i, k, s);
-          EXPECT_LE(std::abs(a - b), 10 * spec.control.rtol * std::max(1.0, std::abs(a))) << i << " " << s;
-        }
+    for (const RunSpec& spec : {rosenbrock(Method::rn4), rosenbrock(Method::ros2w), rk4(1e-4), dopri5(1e-8, 1e-10)}) {
+      SCOPED_TRACE(static_cast<int>(spec.method));
+      const EnsembleResult cpu = run_ensemble_cpu(*compiled, e, spec, times, 0);
+      CudaRunOptions options;
+      options.strategy = GpuStrategy::staged;
+      options.memory_budget_bytes = 64 << 20;
+      const EnsembleResult gpu = run_ensemble_cuda(*compiled, e, spec, times, options);
+      const bool rk = spec.method == Method::rk4;
+      expect_agrees(cpu, gpu, rk ? 1e-10 : 10 * spec.control.rtol, rk);
     }
   }
-  RunSpec dopri;
-  dopri.method = Method::dopri5;
-  CudaRunOptions options;
-  options.strategy = GpuStrategy::staged;
-  const Model model = load_model_file(model_path("quarter_car.json"));
+}
+
+// The warp-per-instance variant of the fused strategy (lane 0 integrates, the 32 lanes share each LU of Pi and
+// each stage solve) against the cpu backend, RN4 and ROS2-W, with a step budget and compaction as well. Its LU
+// reproduces lu_factor/lu_solve operation for operation (linalg/lane_lu.hpp), so it agrees with the thread-per-
+// instance kernel to rounding; against the CPU (whose compiler does not contract to multiply-adds) to 10x the
+// tolerance over a run.
+TEST(CudaBackend, WarpStrategyMatchesCpuOnRosenbrockMethods) {
+  std::string device;
+  if (!cuda_device_available(&device)) GTEST_SKIP() << "no GPU: " << device;
+  for (const char* file : {"stiff_double_pendulum.json", "spatial_chain.json", "loops/four_bar.json"}) {
+    SCOPED_TRACE(file);
+    const Model model = load_model_file(model_path(file));
+    const auto compiled = compile(model);
+    const Ensemble e = spread_ensemble(model, *compiled, compiled->nv > 6 ? 40 : 300, 0.8, 1.2);
+    const std::vector<double> times = output_grid(0.0, 0.5, 0.05);
+    for (const RunSpec& spec : {rosenbrock(Method::rn4), rosenbrock(Method::ros2w)}) {
+      SCOPED_TRACE(static_cast<int>(spec.method));
+      const EnsembleResult cpu = run_ensemble_cpu(*compiled, e, spec, times, 0);
+      for (long long budget : {0LL, 7LL}) {
+        CudaRunOptions options;
+        options.strategy = GpuStrategy::warp;
+        options.step_budget = budget;
+        const EnsembleResult gpu = run_ensemble_cuda(*compiled, e, spec, times, options);
+        for (const IntegratorStats& stats : gpu.stats) EXPECT_GT(stats.lu_factorizations, 0);
+        expect_agrees(cpu, gpu, 10 * spec.control.rtol, false);
+      }
+    }
+  }
+  CudaRunOptions odd;
+  odd.strategy = GpuStrategy::warp;
+  odd.threads_per_block = 100;
+  const Model model = load_model_file(model_path("stiff_double_pendulum.json"));
   const auto compiled = compile(model);
-  EXPECT_THROW(run_ensemble_cuda(*compiled, build_ensemble(model, *compiled, 2, nullptr, {}), dopri,
-                                 output_grid(0.0, 0.1, 0.05), options),
+  EXPECT_THROW(run_ensemble_cuda(*compiled, build_ensemble(model, *compiled, 2, nullptr, {}), rosenbrock(Method::rn4),
+                                 output_grid(0.0, 0.1, 0.05), odd),
                std::invalid_argument);
 }
 

@@ -442,6 +442,77 @@ TEST(Ros2W, a_singular_iteration_matrix_is_retried_with_half_the_step) {
   EXPECT_NEAR(x[1], std::cos(2.0), 1e-4);
 }
 
+// The staged strategy's protocol (ensemble/staged_cadence.hpp): the caller factors S and solves the two stages
+// (here with lu_factor / lu_solve and the pivots in progress.factor_pivots, in the cycle factor, solve, solve,
+// serving a request only when the cycle comes round to it); the run is the inline run bit for bit. An attempt
+// that reuses its factors waits out the factor turn, and its solves use the pivots kept from an earlier cycle.
+template <class System>
+void expect_external_lu_reproduces_inline(System sys, const double* x0, const double* w0,
+                                          const StepControl& control, double t_end) {
+  using Request = myriad::IntegrationProgress::LinearRequest;
+  const double times[3] = {0.25 * t_end, 0.5 * t_end, t_end};
+  double x_inline[2] = {x0[0], x0[1]}, w_inline[2] = {w0[0], w0[1]};
+  std::vector<double> work_inline(myriad::ros2w_workspace_size(2));
+  Recorder inline_recorder(4);
+  IntegratorStats inline_stats;
+  System inline_sys = sys;
+  const InstanceStatus inline_status = myriad::integrate_ros2w(inline_sys, 0.0, x_inline, w_inline, times, 3,
+                                                               inline_recorder, control, work_inline.data(),
+                                                               inline_stats);
+
+  double x[2] = {x0[0], x0[1]}, w[2] = {w0[0], w0[1]};
+  std::vector<double> work(myriad::ros2w_workspace_size(2));
+  Recorder recorder(4);
+  IntegratorStats stats;
+  myriad::IntegrationProgress progress;
+  progress.external_lu = true;
+  long long factor_waits = 0, factored = 0;
+  Request served = Request::none;
+  InstanceStatus status = InstanceStatus::ok;
+  for (long long launch = 0; !progress.finished(); ++launch) {
+    ASSERT_LT(launch, 1000000);
+    if (progress.request == Request::none || progress.request == served)
+      status = myriad::integrate_ros2w(sys, 0.0, x, w, times, 3, recorder, control, work.data(), stats, progress);
+    served = launch % 3 == 0 ? Request::factor : Request::solve;
+    if (served == Request::factor && progress.request == Request::solve) ++factor_waits;
+    if (progress.request != served) continue;
+    if (served == Request::factor) {
+      progress.lu_info = myriad::lu_factor(2, progress.factor_matrix, progress.factor_pivots) ? 0 : 1;
+      ++factored;
+    } else {
+      myriad::lu_solve(2, progress.factor_matrix, progress.factor_pivots, progress.solve_vector);
+    }
+  }
+  EXPECT_EQ(status, inline_status);
+  EXPECT_EQ(stats.steps, inline_stats.steps);
+  EXPECT_EQ(stats.rejected, inline_stats.rejected);
+  EXPECT_EQ(stats.jacobian_evaluations, inline_stats.jacobian_evaluations);
+  EXPECT_EQ(stats.lu_factorizations, inline_stats.lu_factorizations);
+  EXPECT_EQ(stats.function_evaluations, inline_stats.function_evaluations);
+  EXPECT_EQ(factored, stats.lu_factorizations);  // every factorization went through the caller
+  EXPECT_EQ(recorder.values, inline_recorder.values);
+  EXPECT_EQ(x[0], x_inline[0]);
+  EXPECT_EQ(w[1], w_inline[1]);
+  // Attempts that reused their factors waited out a factor turn of the cycle.
+  EXPECT_EQ(factor_waits > 0, stats.lu_factorizations < stats.steps + stats.rejected);
+}
+
+TEST(Ros2W, external_linear_algebra_in_the_staged_cycle_reproduces_the_inline_run) {
+  StepControl adaptive;
+  adaptive.rtol = adaptive.atol = 1e-6;
+  expect_external_lu_reproduces_inline(CoupledPendulums{}, kX0, kW0, adaptive, 2.0);
+  StepControl constant;  // h = h_max throughout: one factorization serves almost every attempt
+  constant.rtol = constant.atol = 1e-3;
+  constant.h_initial = constant.h_max = 0.01;
+  expect_external_lu_reproduces_inline(CoupledPendulums{}, kX0, kW0, constant, 1.0);
+  SingularAtOneStep singular;  // the first S is singular: the attempt leaves the cycle after its factorization
+  StepControl at_singular;
+  at_singular.h_initial = 1.0 / (myriad::kRos2BaseTableau.gamma * singular.kappa);
+  at_singular.rtol = at_singular.atol = 1e-6;
+  const double x0[2] = {0.5, 1.0}, w0[2] = {0.0, 0.0};
+  expect_external_lu_reproduces_inline(singular, x0, w0, at_singular, 2.0);
+}
+
 TEST(Ros2W, failing_acceleration_at_t0_is_non_finite) {
   struct Failing : CoupledPendulums {
     bool acceleration(double, const double*, const double*, double*) { return false; }
