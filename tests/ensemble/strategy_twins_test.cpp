@@ -6,8 +6,10 @@
 
 #include <algorithm>
 #include <cstring>
+#include <functional>
 
 #include "ensemble/staged_runner.hpp"
+#include "ensemble/warp_cadence.hpp"
 #include "ensemble/warp_runner.hpp"
 #include "support/run_model.hpp"
 
@@ -16,8 +18,16 @@ namespace {
 
 using namespace testing;
 
-using TwinRunner = EnsembleResult (*)(const CompiledModel&, const Ensemble&, const RunSpec&,
-                                     const std::vector<double>&, int);
+using TwinRunner = std::function<EnsembleResult(const CompiledModel&, const Ensemble&, const RunSpec&,
+                                                const std::vector<double>&, int)>;
+
+// The warp twin with a step budget per call (0: none).
+TwinRunner warp_twin(long long step_budget) {
+  return [step_budget](const CompiledModel& model, const Ensemble& ensemble, const RunSpec& spec,
+                       const std::vector<double>& times, int threads) {
+    return run_ensemble_warp_cpu(model, ensemble, spec, times, threads, step_budget);
+  };
+}
 
 // Every shipped model with `method`: the twin against the fused cpu run.
 void expect_twin_equals_fused(TwinRunner run_twin, Method method) {
@@ -87,10 +97,55 @@ TEST(StagedRunner, Dopri5MatchesTheFusedRunBitForBitOnEveryModel) {
 }
 
 TEST(WarpRunner, Rn4MatchesTheFusedRunBitForBitOnEveryModel) {
-  expect_twin_equals_fused(run_ensemble_warp_cpu, Method::rn4);
+  expect_twin_equals_fused(warp_twin(0), Method::rn4);
 }
 TEST(WarpRunner, Ros2wMatchesTheFusedRunBitForBitOnEveryModel) {
-  expect_twin_equals_fused(run_ensemble_warp_cpu, Method::ros2w);
+  expect_twin_equals_fused(warp_twin(0), Method::ros2w);
+}
+
+// A step budget per call, as the GPU's launches with compaction give it: an attempt stopped at its linear algebra
+// carries on with what is left of the budget, and the run is still the fused one bit for bit.
+TEST(WarpRunner, StepBudgetsPerCallGiveTheSameResultsBitForBit) {
+  expect_twin_equals_fused(warp_twin(3), Method::rn4);
+  expect_twin_equals_fused(warp_twin(3), Method::ros2w);
+}
+
+// The budget is what a launch may begin in all: an attempt stopped at its factorization or a solve goes on with
+// what is left of it, so no call begins more than `budget` attempts, and every call but the last uses it all.
+TEST(WarpRunner, ACallBeginsAtMostItsBudgetOfAttempts) {
+  const Model model = load_model_file(model_path("stiff_double_pendulum.json"));
+  const auto compiled = compile(model);
+  const Ensemble e = build_ensemble(model, *compiled, 1, nullptr, {});
+  const std::vector<double> times = output_grid(0.0, 0.2, 0.05);
+  RunSpec spec;
+  spec.method = Method::rn4;
+  spec.control.rtol = 1e-6;
+  spec.control.atol = 1e-8;
+  std::vector<double> constants(static_cast<size_t>(compiled->n_constants) + 1);
+  std::vector<double> q(static_cast<size_t>(compiled->nq)), v(static_cast<size_t>(compiled->nv));
+  e.gather_constants(0, constants.data());
+  e.gather_initial_state(0, q.data(), v.data());
+  std::vector<double> scratch(
+      instance_scratch_layout(*compiled, spec.method, static_cast<int>(times.size())).bytes / sizeof(double) + 1);
+  std::vector<double> outputs(times.size() * static_cast<size_t>(compiled->n_outputs));
+  IntegratorStats stats;
+  EmulatedWarp warp;
+  begin_instance_external_lu(scratch.data());
+  constexpr long long kBudget = 3;
+  long long calls = 0, attempts = 0;
+  for (bool finished = false; !finished; ++calls) {
+    ASSERT_LT(calls, 100000);
+    finished = cooperative_advance_instance(warp, *compiled, constants.data(), q.data(), v.data(), spec,
+                                            times.data(), static_cast<int>(times.size()), scratch.data(),
+                                            outputs.data(), stats, kBudget);
+    const long long begun = stats.steps + stats.rejected - attempts;
+    attempts += begun;
+    EXPECT_LE(begun, kBudget) << "call " << calls;
+    if (!finished) EXPECT_EQ(begun, kBudget) << "call " << calls;
+  }
+  EXPECT_EQ(instance_progress(scratch.data()).status, InstanceStatus::ok);
+  EXPECT_GT(attempts, 10 * kBudget);
+  EXPECT_EQ(calls, (attempts + kBudget - 1) / kBudget);
 }
 
 }  // namespace
