@@ -29,7 +29,7 @@ case "$stage" in
     if [ -d .deps ]; then
       mkdir -p .deps/root
       for f in .deps/*.deb; do dpkg -x "$f" .deps/root; done
-      prefix=(-DCMAKE_PREFIX_PATH="$PWD/.deps/root/usr" -DGTest_DIR="$PWD/.deps/root/usr/lib/x86_64-linux-gnu/cmake/GTest")
+      prefix=(-DCMAKE_PREFIX_PATH="$PWD/.deps/root/usr")
     fi
     cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DMYRIAD_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 "${prefix[@]}" \
       > "$out/configure.txt" 2>&1
