@@ -1,8 +1,9 @@
 // Which GPU strategy is faster for which number of degrees of freedom: RN4 on a stiff planar chain of n links
 // (revolute joints about z, every joint with a rotational spring-damper, every other one stiff as in the stiff
 // double pendulum of seed 000), n = 2 .. 64, through the cuda backend's fused strategy with a thread per instance
-// (one launch, and with a step budget and compaction between launches) and with a warp per instance (the LU and
-// solves shared by 32 lanes), and its staged strategy (cuBLAS batched LU, CUDA graph), with the cpu backend on
+// (one launch, and with a step budget and compaction between launches), with a warp per instance (the LU and
+// solves shared by 32 lanes) and thread per instance with the warp doing each lane's LU in turn (shared LU), and
+// its staged strategy (cuBLAS batched LU, CUDA graph), with the cpu backend on
 // all threads for scale. Without a device only the cpu column is measured.
 // Usage: gpu_strategy_crossover [--instances N] [--max-n N] [--out FILE.md]
 #include <algorithm>
@@ -72,8 +73,8 @@ int main(int argc, char** argv) {
      << "Wall seconds for the whole ensemble (the cpu column: a 1/100 sample of the instances, scaled by 100, when\n"
      << "N > 1000). Stiffness of every other joint spread +-20% over the instances.\n\n"
      << "| n (ndof) | N | cpu " << threads << " thr | cuda fused | cuda fused, budget 256 + compaction | cuda warp "
-     << "| cuda staged | fastest GPU strategy |\n"
-     << "| --- | --- | --- | --- | --- | --- | --- | --- |\n";
+     << "| cuda shared LU | cuda staged | fastest GPU strategy |\n"
+     << "| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n";
   for (int n : {2, 4, 8, 16, 32, 48, 64}) {
     if (n > max_n) break;
     const Model model = load_model_text(chain_model(n), "stiff_chain_" + std::to_string(n) + ".json");
@@ -98,22 +99,28 @@ int main(int argc, char** argv) {
     md << "| " << n << " | " << rows << " | " << std::setprecision(4) << cpu_seconds << " | ";
     std::cerr << "n = " << n << ": cpu " << cpu_seconds << " s\n";
     if (gpu) {
-      CudaRunOptions fused, compacted, warp, staged;
+      CudaRunOptions fused, compacted, warp, shared, staged;
       compacted.step_budget = 256;
       warp.strategy = GpuStrategy::warp;
+      shared.strategy = GpuStrategy::shared_lu;
       staged.strategy = GpuStrategy::staged;
       const double t_fused = run_ensemble_cuda(*compiled, e, spec, times, fused).total_wall_seconds;
       const double t_compacted = run_ensemble_cuda(*compiled, e, spec, times, compacted).total_wall_seconds;
       const double t_warp = run_ensemble_cuda(*compiled, e, spec, times, warp).total_wall_seconds;
+      const double t_shared = run_ensemble_cuda(*compiled, e, spec, times, shared).total_wall_seconds;
       const double t_staged = run_ensemble_cuda(*compiled, e, spec, times, staged).total_wall_seconds;
       const double t_thread = std::min(t_fused, t_compacted);
-      const double fastest = std::min({t_thread, t_warp, t_staged});
-      md << t_fused << " | " << t_compacted << " | " << t_warp << " | " << t_staged << " | "
-         << (fastest == t_thread ? "fused (thread)" : fastest == t_warp ? "fused (warp)" : "staged") << " |\n";
-      std::cerr << "  fused " << t_fused << " s, compacted " << t_compacted << " s, warp " << t_warp << " s, staged "
-                << t_staged << " s\n";
+      const double fastest = std::min({t_thread, t_warp, t_shared, t_staged});
+      md << t_fused << " | " << t_compacted << " | " << t_warp << " | " << t_shared << " | " << t_staged << " | "
+         << (fastest == t_thread   ? "fused (thread)"
+             : fastest == t_warp   ? "fused (warp)"
+             : fastest == t_shared ? "fused (shared LU)"
+                                   : "staged")
+         << " |\n";
+      std::cerr << "  fused " << t_fused << " s, compacted " << t_compacted << " s, warp " << t_warp
+                << " s, shared LU " << t_shared << " s, staged " << t_staged << " s\n";
     } else {
-      md << "- | - | - | - | - |\n";
+      md << "- | - | - | - | - | - |\n";
     }
   }
   std::ofstream(out_path) << md.str();

@@ -89,9 +89,10 @@ int run_simulate(const SimulateOptions& o) {
   }
 #endif
   backend.cuda.step_budget = o.gpu_step_budget;
-  backend.cuda.strategy = o.gpu_strategy == "staged" ? GpuStrategy::staged
-                          : o.gpu_strategy == "warp" ? GpuStrategy::warp
-                                                     : GpuStrategy::fused;
+  backend.cuda.strategy = o.gpu_strategy == "staged"      ? GpuStrategy::staged
+                          : o.gpu_strategy == "warp"      ? GpuStrategy::warp
+                          : o.gpu_strategy == "shared-lu" ? GpuStrategy::shared_lu
+                                                          : GpuStrategy::fused;
   const EnsembleResult result = run_on_backend(backend, model, *compiled, ensemble, spec, times, o.threads);
 
   std::vector<std::string> names;

@@ -16,6 +16,7 @@
 #include "ensemble/staged_runner.hpp"
 #include "simulate_kernel.cuh"
 #include "staged_kernel.cuh"
+#include "shared_lu_kernel.cuh"
 #include "warp_kernel.cuh"
 #endif
 
@@ -169,9 +170,10 @@ EnsembleResult run_ensemble_cuda(const CompiledModel& model, const Ensemble& ens
   if (options.threads_per_block < 1 || options.threads_per_block > 1024)
     throw std::invalid_argument("cuda backend: threads per block " + std::to_string(options.threads_per_block) +
                                 " is outside 1..1024");
-  if (options.strategy == GpuStrategy::warp && options.threads_per_block % 32 != 0)
-    throw std::invalid_argument("cuda backend: the warp strategy runs a warp per instance, so threads per block (" +
-                                std::to_string(options.threads_per_block) + ") must be a multiple of 32");
+  const bool warp_wide = options.strategy == GpuStrategy::warp || options.strategy == GpuStrategy::shared_lu;
+  if (warp_wide && options.threads_per_block % 32 != 0)
+    throw std::invalid_argument("cuda backend: the warp and shared-lu strategies work in whole warps, so threads per "
+                                "block (" + std::to_string(options.threads_per_block) + ") must be a multiple of 32");
   std::string why;
   if (!cuda_device_available(&why)) throw std::runtime_error(why);
   size_t memory_budget_bytes = options.memory_budget_bytes;
@@ -240,10 +242,12 @@ EnsembleResult run_ensemble_cuda(const CompiledModel& model, const Ensemble& ens
       run_chunk_staged(staged_params, spec.method, options.threads_per_block, stream.stream);
     } else {
       // Launch, list the instances still running, launch again over those alone, until none is left.
-      const bool warp = options.strategy == GpuStrategy::warp && batched_lu && ndof > 0;
+      const bool has_lu = batched_lu && ndof > 0;
+      const GpuStrategy kernel = has_lu ? options.strategy : GpuStrategy::fused;
       for (;;) {
-        check(warp ? cuda::launch_simulate_warp(p, options.threads_per_block, nullptr)
-                   : cuda::launch_simulate(p, options.threads_per_block, nullptr),
+        check(kernel == GpuStrategy::warp        ? cuda::launch_simulate_warp(p, options.threads_per_block, nullptr)
+              : kernel == GpuStrategy::shared_lu ? cuda::launch_simulate_shared_lu(p, options.threads_per_block, nullptr)
+                                                 : cuda::launch_simulate(p, options.threads_per_block, nullptr),
               "simulate kernel launch");
         check(cudaDeviceSynchronize(), "simulate kernel");
         if (budget < 0) break;

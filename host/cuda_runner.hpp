@@ -16,10 +16,12 @@ bool cuda_device_available(std::string* description);
 
 // fused: a thread per instance runs its whole step loop, Pi's LU included (simulate_kernel.cuh). warp: the fused
 // loop with a warp per instance, lane 0 integrating and the 32 lanes sharing Pi's LU and the stage solves
-// (warp_kernel.cuh; RK4 and DOPRI5, which have no Pi, run thread per instance). staged: a kernel per phase over
-// the instances with Pi factored by cuBLAS getrfBatched and the stages solved by getrsBatched, the cycle captured
-// in a CUDA graph (staged_kernel.cuh; RK4 and DOPRI5 advance one attempt per kernel).
-enum class GpuStrategy { fused, warp, staged };
+// (warp_kernel.cuh). shared_lu: the fused loop thread per instance, with the warp doing each lane's LU and solves
+// together, one lane's after another (shared_lu_kernel.cuh). RK4 and DOPRI5, which have no Pi, run plain fused
+// under both. staged: a kernel per phase over the instances with Pi factored by cuBLAS getrfBatched and the
+// stages solved by getrsBatched, the cycle captured in a CUDA graph (staged_kernel.cuh; RK4 and DOPRI5 advance
+// one attempt per kernel).
+enum class GpuStrategy { fused, warp, shared_lu, staged };
 
 // How the cuda backend runs an ensemble.
 struct CudaRunOptions {
@@ -34,7 +36,7 @@ struct CudaRunOptions {
 // Runs the ensemble on device 0. Results do not depend on the options (an instance advanced a budget at a time
 // computes exactly what it computes in one go). Throws std::runtime_error when the build has no CUDA, no device
 // is present, or a CUDA call fails (naming the call and the CUDA error); std::invalid_argument for
-// threads_per_block outside 1..1024, or not a multiple of 32 with the warp strategy.
+// threads_per_block outside 1..1024, or not a multiple of 32 with the warp and shared_lu strategies.
 EnsembleResult run_ensemble_cuda(const CompiledModel& model, const Ensemble& ensemble, const RunSpec& spec,
                                  const std::vector<double>& output_times, const CudaRunOptions& options = {});
 

@@ -47,9 +47,10 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"auto", "reference", "cpu", "cuda"}));
   sim_cmd->add_option("--gpu-strategy", sim.gpu_strategy,
                       "cuda: fused (a thread per instance runs its whole step loop) | warp (fused, a warp per "
-                      "instance sharing Pi's LU and solves; rn4, ros2w) | staged (a kernel per phase, Pi factored by "
-                      "cuBLAS batched LU, the cycle in a CUDA graph)")
-      ->check(CLI::IsMember({"fused", "warp", "staged"}));
+                      "instance sharing Pi's LU and solves; rn4, ros2w) | shared-lu (fused, thread per instance, the "
+                      "warp doing each lane's LU and solves together; rn4, ros2w) | staged (a kernel per phase, Pi "
+                      "factored by cuBLAS batched LU, the cycle in a CUDA graph)")
+      ->check(CLI::IsMember({"fused", "warp", "shared-lu", "staged"}));
   sim_cmd->add_option("--gpu-step-budget", sim.gpu_step_budget,
                       "cuda: step attempts per instance and launch; finished instances are compacted out between "
                       "launches (default 0: one launch runs every instance to the end)")

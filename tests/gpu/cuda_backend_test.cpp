@@ -155,11 +155,12 @@ TEST(CudaBackend, StagedStrategyMatchesCpuOnEveryMethod) {
 }
 
 // The warp-per-instance variant of the fused strategy (lane 0 integrates, the 32 lanes share each LU of Pi and
-// each stage solve) against the cpu backend, RN4 and ROS2-W, with a step budget and compaction as well. Its LU
-// reproduces lu_factor/lu_solve operation for operation (linalg/lane_lu.hpp), so it agrees with the thread-per-
+// each stage solve) and the shared-LU variant (thread per instance, the warp doing every lane's LU in turn)
+// against the cpu backend, RN4 and ROS2-W, with a step budget and compaction as well. Their LU
+// reproduces lu_factor/lu_solve operation for operation (linalg/lane_lu.hpp), so they agree with the thread-per-
 // instance kernel to rounding; against the CPU (whose compiler does not contract to multiply-adds) to 10x the
 // tolerance over a run.
-TEST(CudaBackend, WarpStrategyMatchesCpuOnRosenbrockMethods) {
+TEST(CudaBackend, WarpAndSharedLuStrategiesMatchCpuOnRosenbrockMethods) {
   std::string device;
   if (!cuda_device_available(&device)) GTEST_SKIP() << "no GPU: " << device;
   for (const char* file : {"stiff_double_pendulum.json", "spatial_chain.json", "loops/four_bar.json"}) {
@@ -171,14 +172,16 @@ TEST(CudaBackend, WarpStrategyMatchesCpuOnRosenbrockMethods) {
     for (const RunSpec& spec : {rosenbrock(Method::rn4), rosenbrock(Method::ros2w)}) {
       SCOPED_TRACE(static_cast<int>(spec.method));
       const EnsembleResult cpu = run_ensemble_cpu(*compiled, e, spec, times, 0);
-      for (long long budget : {0LL, 7LL}) {
-        CudaRunOptions options;
-        options.strategy = GpuStrategy::warp;
-        options.step_budget = budget;
-        const EnsembleResult gpu = run_ensemble_cuda(*compiled, e, spec, times, options);
-        for (const IntegratorStats& stats : gpu.stats) EXPECT_GT(stats.lu_factorizations, 0);
-        expect_agrees(cpu, gpu, 10 * spec.control.rtol, false);
-      }
+      for (GpuStrategy strategy : {GpuStrategy::warp, GpuStrategy::shared_lu})
+        for (long long budget : {0LL, 7LL}) {
+          SCOPED_TRACE(strategy == GpuStrategy::warp ? "warp" : "shared-lu");
+          CudaRunOptions options;
+          options.strategy = strategy;
+          options.step_budget = budget;
+          const EnsembleResult gpu = run_ensemble_cuda(*compiled, e, spec, times, options);
+          for (const IntegratorStats& stats : gpu.stats) EXPECT_GT(stats.lu_factorizations, 0);
+          expect_agrees(cpu, gpu, 10 * spec.control.rtol, false);
+        }
     }
   }
   CudaRunOptions odd;
