@@ -310,7 +310,9 @@ MYRIAD_HD_INLINE int ros2w_workspace_size(int n) { return 3 * n * n + 9 * n + ro
 // attempts; singular_matrix; step_size_too_small; max_steps (as integrate_rn4).
 // The resumable form (integrators/integration_progress.hpp): stops before an attempt when progress.budget is
 // used up (returning ok with progress.finished() false); a later call with the same progress, x, w and work
-// carries on bit for bit. Finished: returns progress.status.
+// carries on bit for bit. Finished: returns progress.status. With progress.external_lu set, each factorization
+// of S and each of the two stage solves is the caller's (the call stops with progress.request set; see
+// integration_progress.hpp); the factors and their pivots stay in work across the attempts that reuse them.
 template <class System, class Observer>
 MYRIAD_HD InstanceStatus integrate_ros2w(System& sys, double t0, double* x, double* w,
                                          const double* output_times, int n_outputs, Observer& obs,
