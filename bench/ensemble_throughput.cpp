@@ -16,6 +16,7 @@
 #include "bench_support.hpp"
 #include "cuda_runner.hpp"
 #include "ensemble/instance_blocks.hpp"
+#include "ensemble/simulate_instance.hpp"
 #include "linalg/dense_lu.hpp"
 
 using namespace myriad;
@@ -124,7 +125,7 @@ int main(int argc, char** argv) {
   for (const Case& c : cases) {
     const Model model = load_model_file(bench::source_path(c.file));
     const auto compiled = compile(model);
-    const int ndof = compiled->constraints.m > 0 ? compiled->constraints.n_independent : compiled->nv;
+    const int ndof = iteration_matrix_order(*compiled);
     RunSpec spec = bench::adaptive(c.method, c.tol, c.tol);
     spec.h = c.h;
     const std::vector<double> times = output_grid(0.0, c.t_end, 0.01);

@@ -93,6 +93,20 @@ MYRIAD_HD bool lu_factor_impl(int n, S* A, Index* pivots) {
   return true;
 }
 
+// P b: the row exchanges of a factorization (pivots[k], row indices as int or exact double) applied to b (n) in
+// the order they were made. O(n).
+template <class S, class Index>
+MYRIAD_HD_INLINE void lu_apply_pivots(int n, const Index* pivots, S* b) {
+  for (int k = 0; k < n; ++k) {
+    const int pivot_row = static_cast<int>(pivots[k]);
+    if (pivot_row != k) {
+      const S swap = b[k];
+      b[k] = b[pivot_row];
+      b[pivot_row] = swap;
+    }
+  }
+}
+
 // P b, applied in the order the rows were swapped, then L y = P b (unit lower) and U x = y. Summation order:
 // row i of the forward substitution subtracts its terms in ascending j, and (since the lane-group LU was added)
 // row i of the back substitution subtracts them in descending j, from j = n-1 down to i+1. These are the orders
@@ -102,14 +116,7 @@ MYRIAD_HD bool lu_factor_impl(int n, S* A, Index* pivots) {
 // ascending j; the results differ from that at rounding level only.)
 template <class S, class Index>
 MYRIAD_HD void lu_solve_impl(int n, const S* LU, const Index* pivots, S* b) {
-  for (int k = 0; k < n; ++k) {
-    const int pivot_row = static_cast<int>(pivots[k]);
-    if (pivot_row != k) {
-      const S swap = b[k];
-      b[k] = b[pivot_row];
-      b[pivot_row] = swap;
-    }
-  }
+  lu_apply_pivots(n, pivots, b);
   for (int i = 1; i < n; ++i) {
     S sum = b[i];
     for (int j = 0; j < i; ++j) sum -= LU[i * n + j] * b[j];

@@ -150,15 +150,7 @@ MYRIAD_HD_INLINE void lane_eliminate(int n, double* A, int k, int lane, int lane
 // P b: lane 0 applies the row exchanges in the order they were made (sequential: a later exchange can move
 // an entry an earlier one moved); the other lanes do nothing. O(n) on lane 0.
 MYRIAD_HD_INLINE void lane_permute(int n, const double* pivots, double* b, int lane) {
-  if (lane != 0) return;
-  for (int k = 0; k < n; ++k) {
-    const int pivot_row = static_cast<int>(pivots[k]);
-    if (pivot_row != k) {
-      const double swap = b[k];
-      b[k] = b[pivot_row];
-      b[pivot_row] = swap;
-    }
-  }
+  if (lane == 0) detail::lu_apply_pivots(n, pivots, b);
 }
 
 // Column j of the forward substitution L y = P b (j = 0..n-2, in order; y_j = b_j is final when it starts):

@@ -8,22 +8,11 @@
 #include <random>
 #include <vector>
 
+#include "support/linear_residual.hpp"
+
 namespace {
 
-// max_i |A x - b|_i / (max|A| max|x| + max|b|): the normwise relative residual (backward error) of a solve.
-double relative_residual(int n, const std::vector<double>& A, const std::vector<double>& x,
-                         const std::vector<double>& b) {
-  double max_a = 0.0, max_x = 0.0, max_b = 0.0, max_r = 0.0;
-  for (double v : A) max_a = std::max(max_a, std::fabs(v));
-  for (double v : x) max_x = std::max(max_x, std::fabs(v));
-  for (double v : b) max_b = std::max(max_b, std::fabs(v));
-  for (int i = 0; i < n; ++i) {
-    double r = -b[i];
-    for (int j = 0; j < n; ++j) r += A[i * n + j] * x[j];
-    max_r = std::max(max_r, std::fabs(r));
-  }
-  return max_r / (max_a * max_x + max_b);
-}
+using myriad::testing::relative_residual;
 
 TEST(DenseLu, random_matrices_up_to_40_solve_with_relative_residual_below_1e_12) {
   std::mt19937_64 rng(12345);

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "linalg/dense_lu.hpp"
+#include "support/linear_residual.hpp"
 
 namespace {
 
@@ -232,17 +233,7 @@ TEST(LaneLu, thirty_two_lanes_solve_a_64_by_64_system_to_a_relative_residual_bel
   std::vector<double> LU = A, pivots(n), x = b;
   ASSERT_TRUE(myriad::lane_lu_factor_emulated(n, LU.data(), pivots.data(), lanes));
   myriad::lane_lu_solve_emulated(n, LU.data(), pivots.data(), x.data(), lanes);
-  // max_i |A x - b|_i / (max|A| max|x| + max|b|): the normwise relative residual (backward error).
-  double max_a = 0.0, max_x = 0.0, max_b = 0.0, max_r = 0.0;
-  for (double v : A) max_a = std::max(max_a, std::fabs(v));
-  for (double v : x) max_x = std::max(max_x, std::fabs(v));
-  for (double v : b) max_b = std::max(max_b, std::fabs(v));
-  for (int i = 0; i < n; ++i) {
-    double r = -b[i];
-    for (int j = 0; j < n; ++j) r += A[i * n + j] * x[j];
-    max_r = std::max(max_r, std::fabs(r));
-  }
-  EXPECT_LT(max_r / (max_a * max_x + max_b), 1e-12);
+  EXPECT_LT(myriad::testing::relative_residual(n, A, x, b), 1e-12);
 }
 
 }  // namespace
