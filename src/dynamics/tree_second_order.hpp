@@ -30,10 +30,15 @@
 
 namespace myriad {
 
-// Derivative directions per Dual pass of TreeSecondOrder::jacobians: a Jacobian costs
+// Derivative directions per Dual pass of TreeSecondOrder::jacobians (and LoopSecondOrder's): a Jacobian costs
 // ceil((2 nv + 1) / kJacobianChunk) evaluations of the dynamics in Dual arithmetic (the + 1 is time, only for
-// models with time functions).
-constexpr int kJacobianChunk = 8;
+// models with time functions). Each direction's derivative is computed by the same operations whatever the
+// chunk, so the width changes the cost, never the Jacobian. Two is the measured best: a Dual<double, 2>
+// (3 doubles) keeps the spatial algebra's small structs in registers, while the 8-wide one (9 doubles) moved
+// them through memory on every call and ran slower despite its fewer passes (RN4, one thread, bit-identical
+// outputs: stiff pendulum 3.1 -> 1.15 s, four-bar 1.07 -> 0.22 s, spatial chain 13.5 -> 6.3 s; widths 1 and 4
+// were in between). On the GPU the same width keeps the Dual paths' stack frames a third of the 8-wide size.
+constexpr int kJacobianChunk = 2;
 using JacobianDual = Dual<double, kJacobianChunk>;
 
 // ---- the maps between chart rates w and generalized velocities u ----
