@@ -1,7 +1,8 @@
 // Which GPU strategy is faster for which number of degrees of freedom: RN4 on a stiff planar chain of n links
 // (revolute joints about z, every joint with a rotational spring-damper, every other one stiff as in the stiff
 // double pendulum of seed 000), n = 2 .. 64, through the cuda backend's fused strategy with a thread per instance
-// (one launch, and with a step budget and compaction between launches), with a warp per instance (the LU and
+// (one launch with the scratch thread-local where it fits and in global memory, and with a step budget and
+// compaction between launches), with a warp per instance (the LU and
 // solves shared by 32 lanes) and thread per instance with the warp doing each lane's LU in turn (shared LU), and
 // its staged strategy (cuBLAS batched LU, CUDA graph), with the cpu backend on
 // all threads for scale. Without a device only the cpu column is measured.
@@ -14,6 +15,7 @@
 
 #include "bench_support.hpp"
 #include "cuda_runner.hpp"
+#include "ensemble/device_slot.hpp"
 #include "ensemble/instance_blocks.hpp"
 
 using namespace myriad;
@@ -72,9 +74,12 @@ int main(int argc, char** argv) {
      << "Command: `" << command.str() << "` (Release)\n\n"
      << "Wall seconds for the whole ensemble (the cpu column: a 1/100 sample of the instances, scaled by 100, when\n"
      << "N > 1000). Stiffness of every other joint spread +-20% over the instances.\n\n"
-     << "| n (ndof) | N | cpu " << threads << " thr | cuda fused | cuda fused, budget 256 + compaction | cuda warp "
-     << "| cuda shared LU | cuda staged | fastest GPU strategy |\n"
-     << "| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n";
+     << "Slot: an instance's scratch and initial state on the device; the fused kernel keeps it in the thread's local\n"
+     << "memory (interleaved across the warp) when it fits, else in global memory (the global-scratch column forces\n"
+     << "that).\n\n"
+     << "| n (ndof) | N | slot [KB] | cpu " << threads << " thr | cuda fused | cuda fused, global scratch "
+     << "| cuda fused, budget 256 + compaction | cuda warp | cuda shared LU | cuda staged | fastest GPU strategy |\n"
+     << "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n";
   for (int n : {2, 4, 8, 16, 32, 48, 64}) {
     if (n > max_n) break;
     const Model model = load_model_text(chain_model(n), "stiff_chain_" + std::to_string(n) + ".json");
@@ -96,31 +101,37 @@ int main(int argc, char** argv) {
     const Ensemble sampled = build_ensemble(model, *compiled, 0, &sample_table, {});
     const EnsembleResult cpu = run_ensemble_cpu(*compiled, sampled, spec, times, threads);
     const double cpu_seconds = cpu.total_wall_seconds * static_cast<double>(rows) / sample;
-    md << "| " << n << " | " << rows << " | " << std::setprecision(4) << cpu_seconds << " | ";
+    const int n_times = static_cast<int>(times.size());
+    md << "| " << n << " | " << rows << " | " << std::setprecision(3)
+       << static_cast<double>(device_slot_bytes(*compiled, spec.method, n_times)) / 1024.0
+       << (plan_cuda_run(*compiled, spec.method, n_times, {}).thread_local_scratch ? " (thread-local)" : " (global)")
+       << " | " << std::setprecision(4) << cpu_seconds << " | ";
     std::cerr << "n = " << n << ": cpu " << cpu_seconds << " s\n";
     if (gpu) {
-      CudaRunOptions fused, compacted, warp, shared, staged;
+      CudaRunOptions fused, global, compacted, warp, shared, staged;
+      global.scratch = CudaRunOptions::Scratch::global;
       compacted.step_budget = 256;
       warp.strategy = GpuStrategy::warp;
       shared.strategy = GpuStrategy::shared_lu;
       staged.strategy = GpuStrategy::staged;
       const double t_fused = run_ensemble_cuda(*compiled, e, spec, times, fused).total_wall_seconds;
+      const double t_global = run_ensemble_cuda(*compiled, e, spec, times, global).total_wall_seconds;
       const double t_compacted = run_ensemble_cuda(*compiled, e, spec, times, compacted).total_wall_seconds;
       const double t_warp = run_ensemble_cuda(*compiled, e, spec, times, warp).total_wall_seconds;
       const double t_shared = run_ensemble_cuda(*compiled, e, spec, times, shared).total_wall_seconds;
       const double t_staged = run_ensemble_cuda(*compiled, e, spec, times, staged).total_wall_seconds;
-      const double t_thread = std::min(t_fused, t_compacted);
+      const double t_thread = std::min({t_fused, t_global, t_compacted});
       const double fastest = std::min({t_thread, t_warp, t_shared, t_staged});
-      md << t_fused << " | " << t_compacted << " | " << t_warp << " | " << t_shared << " | " << t_staged << " | "
+      md << t_fused << " | " << t_global << " | " << t_compacted << " | " << t_warp << " | " << t_shared << " | " << t_staged << " | "
          << (fastest == t_thread   ? "fused (thread)"
              : fastest == t_warp   ? "fused (warp)"
              : fastest == t_shared ? "fused (shared LU)"
                                    : "staged")
          << " |\n";
-      std::cerr << "  fused " << t_fused << " s, compacted " << t_compacted << " s, warp " << t_warp
+      std::cerr << "  fused " << t_fused << " s, global scratch " << t_global << " s, compacted " << t_compacted << " s, warp " << t_warp
                 << " s, shared LU " << t_shared << " s, staged " << t_staged << " s\n";
     } else {
-      md << "- | - | - | - | - | - |\n";
+      md << "- | - | - | - | - | - | - |\n";
     }
   }
   std::ofstream(out_path) << md.str();

@@ -5,7 +5,9 @@
 #include <limits>
 #include <stdexcept>
 
+#include "ensemble/device_slot.hpp"
 #include "ensemble/simulate_instance.hpp"
+#include "ensemble/staged_cadence.hpp"
 
 #ifdef MYRIAD_HAVE_CUDA
 #include <cuda_runtime.h>
@@ -21,6 +23,19 @@
 #endif
 
 namespace myriad {
+
+CudaRunPlan plan_cuda_run(const CompiledModel& model, Method method, int n_output_times,
+                          const CudaRunOptions& options) {
+  CudaRunPlan plan;
+  const bool has_pi = staged_has_linear_algebra(method) && iteration_matrix_order(model) > 0;
+  plan.staged = options.strategy == GpuStrategy::staged && (has_pi || !staged_has_linear_algebra(method));
+  if (plan.staged) return plan;
+  plan.kernel = has_pi ? options.strategy : GpuStrategy::fused;
+  plan.thread_local_scratch = plan.kernel == GpuStrategy::fused && options.step_budget <= 0 &&
+                              options.scratch == CudaRunOptions::Scratch::automatic &&
+                              device_slot_bytes(model, method, n_output_times) <= kThreadLocalSlotBytes;
+  return plan;
+}
 
 #ifndef MYRIAD_HAVE_CUDA
 
@@ -194,20 +209,19 @@ EnsembleResult run_ensemble_cuda(const CompiledModel& model, const Ensemble& ens
   const DeviceBuffer d_v = upload(ensemble.initial_v.data(), ensemble.initial_v.size());
   const DeviceBuffer d_times = upload(output_times.data(), output_times.size());
 
-  size_t scratch_bytes = instance_scratch_layout(model, spec.method, n_times).bytes +
-                         sizeof(double) * static_cast<size_t>(model.nq + model.nv);
-  scratch_bytes = (scratch_bytes + 15) / 16 * 16;
+  const size_t scratch_bytes = device_slot_bytes(model, spec.method, n_times);
   const size_t output_bytes = sizeof(double) * static_cast<size_t>(n_times) * model.n_outputs;
   const int ndof = iteration_matrix_order(model);
-  // Staged RN4 and ROS2-W need an iteration matrix; a model without degrees of freedom has none and runs fused.
   const bool batched_lu = staged_has_linear_algebra(spec.method);
-  const bool staged = options.strategy == GpuStrategy::staged && (ndof > 0 || !batched_lu);
+  const CudaRunPlan plan = plan_cuda_run(model, spec.method, n_times, options);
+  const bool staged = plan.staged;
   const size_t staged_bytes = !staged       ? 0
                               : batched_lu ? sizeof(double) * static_cast<size_t>(ndof) * (ndof + 1) +
                                                  sizeof(int) * static_cast<size_t>(ndof + 2) + 2 * sizeof(double*)
                                            : sizeof(int);
+  const size_t global_scratch_bytes = plan.thread_local_scratch ? 0 : scratch_bytes;
   const size_t per_instance =
-      scratch_bytes + output_bytes + 2 * sizeof(int) + sizeof(IntegratorStats) + staged_bytes;
+      global_scratch_bytes + output_bytes + 2 * sizeof(int) + sizeof(IntegratorStats) + staged_bytes;
   if (memory_budget_bytes == 0) {
     size_t free_bytes = 0, total_bytes = 0;
     check(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");
@@ -215,7 +229,7 @@ EnsembleResult run_ensemble_cuda(const CompiledModel& model, const Ensemble& ens
   }
   const long long chunk = std::max<long long>(1, std::min<long long>(n, static_cast<long long>(memory_budget_bytes / per_instance)));
 
-  DeviceBuffer d_scratch(scratch_bytes * static_cast<size_t>(chunk));
+  DeviceBuffer d_scratch(global_scratch_bytes * static_cast<size_t>(chunk));
   DeviceBuffer d_outputs(output_bytes * static_cast<size_t>(chunk));
   DeviceBuffer d_status(sizeof(int) * static_cast<size_t>(chunk));
   DeviceBuffer d_stats(sizeof(IntegratorStats) * static_cast<size_t>(chunk));
@@ -228,7 +242,7 @@ EnsembleResult run_ensemble_cuda(const CompiledModel& model, const Ensemble& ens
     cuda::SimulateParams p{d_model.as<CompiledModel>(), d_constants.as<double>(), d_q.as<double>(), d_v.as<double>(),
                            d_times.as<double>(), n_times, n, first, count, spec, d_scratch.as<unsigned char>(),
                            scratch_bytes, d_outputs.as<double>(), d_status.as<int>(), d_stats.as<IntegratorStats>(),
-                           nullptr, count, true, budget};
+                           nullptr, count, true, budget, plan.thread_local_scratch};
     // All-ones bytes are a NaN double: outputs after an instance's failure read NaN, as on the CPU.
     check(cudaMemset(d_outputs.pointer, 0xFF, output_bytes * static_cast<size_t>(count)), "cudaMemset (outputs)");
     check(cudaMemset(d_stats.pointer, 0, sizeof(IntegratorStats) * static_cast<size_t>(count)), "cudaMemset (stats)");
@@ -242,8 +256,7 @@ EnsembleResult run_ensemble_cuda(const CompiledModel& model, const Ensemble& ens
       run_chunk_staged(staged_params, spec.method, options.threads_per_block, stream.stream);
     } else {
       // Launch, list the instances still running, launch again over those alone, until none is left.
-      const bool has_lu = batched_lu && ndof > 0;
-      const GpuStrategy kernel = has_lu ? options.strategy : GpuStrategy::fused;
+      const GpuStrategy kernel = plan.kernel;
       for (;;) {
         check(kernel == GpuStrategy::warp        ? cuda::launch_simulate_warp(p, options.threads_per_block, nullptr)
               : kernel == GpuStrategy::shared_lu ? cuda::launch_simulate_shared_lu(p, options.threads_per_block, nullptr)

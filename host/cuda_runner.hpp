@@ -31,7 +31,23 @@ struct CudaRunOptions {
   // (compaction), so warps are refilled with live instances. <= 0: one launch runs every instance to the end.
   long long step_budget = 0;
   int threads_per_block = 128;
+  // Where the fused kernel keeps an instance's scratch. automatic: in the thread's local memory (interleaved across
+  // the warp by the hardware, so accesses coalesce) when the run has no step budget and the slot fits
+  // kThreadLocalSlotBytes (ensemble/device_slot.hpp), else in global memory; global: always in global memory, one
+  // instance's slot after another (to measure the difference; results are the same bit for bit).
+  enum class Scratch { automatic, global } scratch = Scratch::automatic;
 };
+
+// The kernel run_ensemble_cuda launches for these options, and where it keeps the instances' scratch.
+struct CudaRunPlan {
+  bool staged = false;  // staged strategy (Rosenbrock methods on a model without degrees of freedom run fused)
+  GpuStrategy kernel = GpuStrategy::fused;  // else the strategy's kernel (RK4, DOPRI5 and 0-DOF models: fused)
+  bool thread_local_scratch = false;        // slots in the threads' local memory (CudaRunOptions::scratch)
+};
+
+// Host logic, the same in builds without CUDA. O(n).
+CudaRunPlan plan_cuda_run(const CompiledModel& model, Method method, int n_output_times,
+                          const CudaRunOptions& options);
 
 // Runs the ensemble on device 0. Results do not depend on the options (an instance advanced a budget at a time
 // computes exactly what it computes in one go). Throws std::runtime_error when the build has no CUDA, no device

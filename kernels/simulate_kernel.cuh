@@ -2,6 +2,14 @@
 // Kernel entry point of the thread-per-instance ("fused") ensemble run: each thread advances one instance through
 // advance_instance, the same host+device code the CPU backend runs, by a budget of step attempts per launch (or
 // to the end); compact_live lists the instances still running for the next launch, so finished ones drop out.
+// An instance that runs to its end in one launch and whose slot fits kThreadLocalSlotBytes keeps its scratch in
+// the thread's local memory instead of global memory (SimulateParams::thread_local_scratch).
+//
+// Why: local memory is interleaved by the hardware, the 32-bit words at one offset of the 32 threads of a warp
+// lying side by side, so a warp reading the same field of its 32 instances touches 8 sectors of 32 bytes for
+// doubles, where slots laid one after another in global memory put each lane in a sector of its own (32 sectors,
+// a quarter of each used): the structure-of-arrays layout, with no change to the per-instance code, which sees a
+// pointer either way. Slots: ensemble/device_slot.hpp.
 #include <cuda_runtime.h>
 
 #include "core/status.hpp"
@@ -25,7 +33,7 @@ struct SimulateParams {
   long long first, count;          // this chunk
   RunSpec spec;
   unsigned char* scratch;          // count * scratch_bytes; an instance keeps its slot across launches
-  unsigned long long scratch_bytes;
+  unsigned long long scratch_bytes;  // one instance's slot: scratch, then initial q and v
   double* outputs;                 // count * n_output_times * n_outputs, instance-major
   int* status;                     // count: InstanceStatus once finished, kInstanceRunning before
   IntegratorStats* stats;          // count, zeroed before the first launch, added to by every launch
@@ -35,8 +43,13 @@ struct SimulateParams {
   long long n_live;
   bool first_launch;
   long long step_budget;
+  // Slots in the threads' local memory (scratch unused): only for one launch to the end (step_budget < 0, so
+  // first_launch and no live list) with scratch_bytes <= kThreadLocalSlotBytes.
+  bool thread_local_scratch = false;
 };
 
+// Launches the fused kernel over params.n_live instances; cudaErrorInvalidValue for a thread-local run that breaks
+// the conditions above.
 cudaError_t launch_simulate(const SimulateParams& params, int threads_per_block, cudaStream_t stream);
 
 // Writes the indices i in [0, count) with status[i] == kInstanceRunning, in increasing order, to live and returns

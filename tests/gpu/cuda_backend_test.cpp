@@ -3,8 +3,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 #include "cuda_runner.hpp"
+#include "ensemble/device_slot.hpp"
+#include "support/backend_comparison.hpp"
 #include "support/run_model.hpp"
 
 namespace myriad {
@@ -63,6 +66,54 @@ TEST(CudaBackend, MatchesCpuOnRandomizedQuarterCarEnsemble) {
     const EnsembleResult gpu = run_ensemble_cuda(*compiled, e, spec, times);
     for (int i = 0; i < e.n_instances; ++i) ASSERT_EQ(gpu.status[static_cast<size_t>(i)], InstanceStatus::ok);
     expect_agrees(cpu, gpu, spec.method == Method::rk4 ? 1e-10 : 1e-7, spec.method == Method::rk4);
+  }
+}
+
+// The consistency check on every shipped model, tree and loop: the same 256 instances with randomized
+// parameters (support/backend_comparison.hpp, as the reference-vs-cpu tests) on the cpu backend and the cuda
+// backend (fused, the default). Fixed-step RK4 takes identical steps and agrees to 1e-10 relative to
+// max(1, |value|); DOPRI5 (tol 1e-8) to 10 x tol; RN4 (tol 1e-6) to 10 x tol on the state-like outputs
+// pointwise and on every output relative to its magnitude over the run (stiff spring forces multiply state
+// differences by up to 1e7, see ReferenceBackend.RosenbrockMethodsAgreeToTenTimesTheToleranceOnStiffModels).
+// The GPU contracts multiply-adds where the CPU build does not, so the adaptive runs differ by rounding per
+// step.
+TEST(CudaBackend, MatchesCpuOnEveryShippedModelWithRandomizedParameters) {
+  std::string device;
+  if (!cuda_device_available(&device)) GTEST_SKIP() << "no GPU: " << device;
+  std::vector<std::string> names = shipped_model_names();
+#ifdef MYRIAD_DEVICE_LOOPS
+  for (const char* loop : kLoopModels) names.push_back(loop);
+#endif
+  const auto compare = [](const std::string& name, const Loaded& l, const Ensemble& e, const RunSpec& spec,
+                          double t_end, int intervals) {
+    const std::vector<double> times = output_grid(0.0, t_end, t_end / intervals);
+    const EnsembleResult cpu = run_ensemble_cpu(*l.compiled, e, spec, times, 0);
+    const EnsembleResult gpu = run_ensemble_cuda(*l.compiled, e, spec, times);
+    const Differences d = max_differences(l.model, gpu, cpu);
+    std::printf(
+        "[ cuda ] %-24s %-6s N=%d wall cpu %.3f s cuda %.3f s | max diff pointwise %.2e (state-like %.2e) "
+        "signalwise %.2e\n",
+        name.c_str(), method_name(spec.method), e.n_instances, cpu.total_wall_seconds, gpu.total_wall_seconds,
+        d.pointwise, d.state_pointwise, d.signalwise);
+    for (int i = 0; i < e.n_instances; ++i) {
+      EXPECT_EQ(cpu.status[static_cast<size_t>(i)], InstanceStatus::ok) << "cpu instance " << i;
+      EXPECT_EQ(gpu.status[static_cast<size_t>(i)], InstanceStatus::ok) << "cuda instance " << i;
+      if (spec.method == Method::rk4)
+        EXPECT_EQ(gpu.stats[static_cast<size_t>(i)].steps, cpu.stats[static_cast<size_t>(i)].steps) << i;
+    }
+    return d;
+  };
+  for (const std::string& name : names) {
+    SCOPED_TRACE(name);
+    const Loaded l = load(name);
+    const double spread = name == "loops/five_bar" ? 0.01 : 0.1;  // its third leg closes only near its pose
+    const Ensemble e = randomized_ensemble(l.model, *l.compiled, 256, 71, spread);
+    const ModelPlan plan = plan_for(name);
+    EXPECT_LE(compare(name, l, e, rk4(plan.rk4_h), plan.rk4_t_end, 10).pointwise, 1e-10);
+    EXPECT_LE(compare(name, l, e, adaptive(Method::dopri5, 1e-8), plan.dopri5_t_end, 20).pointwise, 1e-7);
+    const Differences rn4 = compare(name, l, e, adaptive(Method::rn4, 1e-6), plan.dopri5_t_end, 10);
+    EXPECT_LE(rn4.state_pointwise, 1e-5);
+    EXPECT_LE(rn4.signalwise, 1e-5);
   }
 }
 
@@ -125,6 +176,87 @@ TEST(CudaBackend, StepBudgetsWithCompactionGiveTheSameResultsBitForBit) {
       }
     }
   }
+}
+
+// Where the fused kernel keeps an instance's scratch (the thread's local memory, interleaved across the warp,
+// or a slot in global memory) changes how it is addressed, never what is computed: bit for bit the same
+// results, on tree and loop models, every method.
+TEST(CudaBackend, ThreadLocalAndGlobalScratchGiveTheSameResultsBitForBit) {
+  std::string device;
+  if (!cuda_device_available(&device)) GTEST_SKIP() << "no GPU: " << device;
+  std::vector<const char*> files = {"quarter_car.json", "stiff_double_pendulum.json", "free_body.json"};
+#ifdef MYRIAD_DEVICE_LOOPS
+  files.push_back("loops/four_bar.json");
+#endif
+  for (const char* file : files) {
+    SCOPED_TRACE(file);
+    const Model model = load_model_file(model_path(file));
+    const auto compiled = compile(model);
+    const Ensemble e = spread_ensemble(model, *compiled, 300, 0.5, 2.0);
+    const std::vector<double> times = output_grid(0.0, 0.5, 0.05);
+    for (const RunSpec& spec :
+         {rk4(1e-3), dopri5(1e-6, 1e-8), rosenbrock(Method::rn4), rosenbrock(Method::ros2w)}) {
+      SCOPED_TRACE(static_cast<int>(spec.method));
+      CudaRunOptions global;
+      global.scratch = CudaRunOptions::Scratch::global;
+      ASSERT_TRUE(
+          plan_cuda_run(*compiled, spec.method, static_cast<int>(times.size()), {}).thread_local_scratch);
+      ASSERT_FALSE(
+          plan_cuda_run(*compiled, spec.method, static_cast<int>(times.size()), global).thread_local_scratch);
+      const EnsembleResult in_threads = run_ensemble_cuda(*compiled, e, spec, times);
+      const EnsembleResult in_global = run_ensemble_cuda(*compiled, e, spec, times, global);
+      for (int i = 0; i < e.n_instances; ++i) {
+        const size_t index = static_cast<size_t>(i);
+        ASSERT_EQ(in_threads.status[index], in_global.status[index]) << i;
+        EXPECT_EQ(in_threads.stats[index].steps, in_global.stats[index].steps) << i;
+        EXPECT_EQ(in_threads.stats[index].rejected, in_global.stats[index].rejected) << i;
+        EXPECT_EQ(in_threads.stats[index].function_evaluations, in_global.stats[index].function_evaluations)
+            << i;
+      }
+      for (size_t j = 0; j < in_threads.values.size(); ++j) {
+        const double a = in_threads.values[j], b = in_global.values[j];
+        ASSERT_TRUE(a == b || (std::isnan(a) && std::isnan(b))) << "value " << j << ": " << a << " vs " << b;
+      }
+    }
+  }
+}
+
+// Which runs keep their scratch in the threads' local memory: one launch to the end (no step budget) of the
+// thread-per-instance kernel (fused; RK4 and DOPRI5 under the warp strategies too, which have no Pi to
+// share), with a slot that fits. Host logic: runs without a device.
+TEST(CudaRunPlan, ThreadLocalScratchOnlyForOneFusedLaunchWhoseSlotFits) {
+  const Model pendulum_model = load_model_file(model_path("stiff_double_pendulum.json"));
+  const auto pendulum = compile(pendulum_model);
+  const Model ladder_model = load_model_file(model_path("loops/ladder/ladder_L16.json"));
+  const auto ladder = compile(ladder_model);
+  const int times = 201;
+  CudaRunOptions fused, budget, staged, warp, shared, global;
+  budget.step_budget = 256;
+  staged.strategy = GpuStrategy::staged;
+  warp.strategy = GpuStrategy::warp;
+  shared.strategy = GpuStrategy::shared_lu;
+  global.scratch = CudaRunOptions::Scratch::global;
+  ASSERT_LE(device_slot_bytes(*pendulum, Method::rn4, times), kThreadLocalSlotBytes);
+  ASSERT_GT(device_slot_bytes(*ladder, Method::rk4, times), kThreadLocalSlotBytes);
+  EXPECT_GT(device_slot_bytes(*pendulum, Method::rn4, times),
+            device_slot_bytes(*pendulum, Method::rk4, times));
+  for (Method method : {Method::rk4, Method::dopri5, Method::rn4, Method::ros2w}) {
+    SCOPED_TRACE(static_cast<int>(method));
+    const bool rosenbrock_method = method == Method::rn4 || method == Method::ros2w;
+    EXPECT_TRUE(plan_cuda_run(*pendulum, method, times, fused).thread_local_scratch);
+    EXPECT_FALSE(plan_cuda_run(*pendulum, method, times, budget).thread_local_scratch);
+    EXPECT_FALSE(plan_cuda_run(*pendulum, method, times, global).thread_local_scratch);
+    EXPECT_TRUE(plan_cuda_run(*pendulum, method, times, staged).staged);
+    EXPECT_FALSE(plan_cuda_run(*pendulum, method, times, staged).thread_local_scratch);
+    for (const CudaRunOptions& warp_wide : {warp, shared}) {
+      const CudaRunPlan plan = plan_cuda_run(*pendulum, method, times, warp_wide);
+      EXPECT_EQ(plan.kernel, rosenbrock_method ? warp_wide.strategy : GpuStrategy::fused);
+      EXPECT_EQ(plan.thread_local_scratch, !rosenbrock_method);
+    }
+    EXPECT_FALSE(plan_cuda_run(*ladder, method, times, fused).thread_local_scratch);
+  }
+  // Many output times make the slot too large (the segment's times are kept in the scratch).
+  EXPECT_FALSE(plan_cuda_run(*pendulum, Method::rn4, 20001, fused).thread_local_scratch);
 }
 
 // The staged strategy (cuBLAS batched LU between per-phase kernels, the cycle in a CUDA graph; RK4 and DOPRI5 one

@@ -28,119 +28,16 @@
 #include "model/model_loader.hpp"
 #include "reference/reference_runner.hpp"
 #include "random_state.hpp"
+#include "support/backend_comparison.hpp"
 #include "support/model_fixture.hpp"
 
 namespace myriad {
 namespace {
 
+using namespace testing;
+
 constexpr int kInstances = 256;
 constexpr int kThreads = 2;
-
-std::vector<std::string> shipped_model_names() {
-  std::vector<std::string> names;
-  for (const auto& entry : std::filesystem::directory_iterator(std::string(MYRIAD_SOURCE_DIR) + "/models"))
-    if (entry.path().extension() == ".json") names.push_back(entry.path().stem().string());
-  std::sort(names.begin(), names.end());
-  return names;
-}
-
-// A uniform double in [0, 1) from the top 53 bits (the same on every standard library, unlike
-// std::uniform_real_distribution).
-double unit_uniform(std::mt19937_64& rng) { return static_cast<double>(rng() >> 11) * 0x1.0p-53; }
-
-// n instances of `model`: every parameter (l0_*, initial coordinates, bump times and thetas alike) scaled by
-// its own factor in [0.9, 1.1] from a fixed seed, through a parameter table, so build_ensemble validates each
-// instance. A model without parameters gets its initial velocities shifted by up to +-0.2 instead, so that
-// its instances differ too.
-Ensemble randomized_ensemble(const Model& model, const CompiledModel& compiled, int n, std::uint64_t seed,
-                             double spread = 0.1) {
-  std::mt19937_64 rng(seed);
-  if (model.parameters.empty()) {
-    Ensemble e = build_ensemble(model, compiled, n, nullptr, {});
-    for (double& v : e.initial_v) v += 0.4 * unit_uniform(rng) - 0.2;
-    return e;
-  }
-  ParameterTable table;
-  table.source = "randomized";
-  for (const Parameter& p : model.parameters) table.names.push_back(p.name);
-  for (int i = 0; i < n; ++i) {
-    std::vector<double> row;
-    for (const Parameter& p : model.parameters)
-      row.push_back(p.value * (1.0 - spread + 2.0 * spread * unit_uniform(rng)));
-    table.rows.push_back(row);
-  }
-  return build_ensemble(model, compiled, 0, &table, {});
-}
-
-struct Loaded {
-  Model model;
-  std::unique_ptr<CompiledModel> compiled;
-};
-
-Loaded load(const std::string& name) {
-  Loaded l;
-  l.model = load_model_file(testing::model_path(name + ".json"));
-  l.compiled = compile(l.model);
-  return l;
-}
-
-RunSpec fixed_step(double h) {
-  RunSpec spec;
-  spec.method = Method::rk4;
-  spec.h = h;
-  return spec;
-}
-
-RunSpec adaptive(Method method, double tol) {
-  RunSpec spec;
-  spec.method = method;
-  spec.control.rtol = tol;
-  spec.control.atol = tol;
-  return spec;
-}
-
-const char* method_name(Method m) {
-  switch (m) {
-    case Method::rk4: return "rk4";
-    case Method::dopri5: return "dopri5";
-    case Method::rn4: return "rn4";
-    case Method::ros2w: return "ros2w";
-  }
-  return "?";
-}
-
-// Largest differences of `a` from `b` over every instance, time and signal: pointwise relative to max(1, |b|)
-// (the measure), the same over the state-like signals only (all but spring forces and joint
-// accelerations, which multiply state differences by stiffness and damping), and signalwise relative to
-// max(1, max over the instance's times of |b|).
-struct Differences {
-  double pointwise = 0.0, state_pointwise = 0.0, signalwise = 0.0;
-};
-
-bool stiffness_weighted(OutputKind kind) {
-  return kind == OutputKind::spring_force || kind == OutputKind::joint_acceleration;
-}
-
-Differences max_differences(const Model& model, const EnsembleResult& a, const EnsembleResult& b) {
-  Differences d;
-  auto worst = [](double current, double value) {
-    return std::isnan(value) ? HUGE_VAL : std::max(current, value);
-  };
-  for (int i = 0; i < b.n_instances; ++i)
-    for (int s = 0; s < b.n_signals; ++s) {
-      const bool state_like = !stiffness_weighted(model.outputs[static_cast<size_t>(s)].kind);
-      double magnitude = 1.0;
-      for (int k = 0; k < b.n_times; ++k) magnitude = std::max(magnitude, std::abs(b.value(i, k, s)));
-      for (int k = 0; k < b.n_times; ++k) {
-        const double difference = std::abs(a.value(i, k, s) - b.value(i, k, s));
-        const double relative = difference / std::max(1.0, std::abs(b.value(i, k, s)));
-        d.pointwise = worst(d.pointwise, relative);
-        if (state_like) d.state_pointwise = worst(d.state_pointwise, relative);
-        d.signalwise = worst(d.signalwise, difference / magnitude);
-      }
-    }
-  return d;
-}
 
 struct Comparison {
   EnsembleResult cpu, reference;
@@ -176,31 +73,6 @@ void expect_all_ok(const EnsembleResult& r, const char* backend) {
     ASSERT_EQ(r.status[static_cast<size_t>(i)], InstanceStatus::ok) << backend << " instance " << i;
 }
 
-// How each model is exercised. RK4: a step it is stable and accurate at, over a horizon of a few hundred
-// steps (the stiff models' stable steps are tiny). DOPRI5: the quarter car over its bump, so that the runs
-// are integrated piecewise between the input breakpoints; the stiff models only for 5 ms. DOPRI5 runs at its
-// stability limit on them: once an instance's step sequences part (a rejection on one backend only), the
-// stiff modes carry different tolerance-sized noise in the velocities, which stiff damping (c_b = 1e5 N s/m)
-// turns into force and acceleration differences of ~1e-7 relative (measured at 10 ms: bushing force 1.1e-7,
-// sprung acceleration 1.7e-7, positions still 1e-14) -- the size of each backend's own error in those outputs
-// is 6e-6 and 9e-4 there. The stiff models' long runs over the bump are compared with the Rosenbrock methods
-// below.
-struct ModelPlan {
-  double rk4_h, rk4_t_end, dopri5_t_end;
-};
-
-ModelPlan plan_for(const std::string& name) {
-  // Andrews' squeezer reaches 1000 rad/s within 0.03 s.
-  // Loop models: 50 RK4 steps (the reference runs Newton with dense Jacobians each evaluation).
-  if (name == "loops/andrews_squeezer") return {1e-5, 5e-4, 3e-3};
-  if (name.rfind("loops/", 0) == 0) return {1e-3, 0.05, 0.1};
-  if (name == "stiff_double_pendulum") return {5e-6, 2e-3, 5e-3};
-  if (name == "stiff_quarter_car") return {2e-5, 4e-3, 5e-3};
-  if (name == "quarter_car") return {1e-3, 0.2, 0.7};
-  if (name == "spatial_chain") return {1e-3, 0.1, 0.1};
-  return {1e-3, 0.2, 0.2};
-}
-
 TEST(ReferenceBackend, Rk4TakesIdenticalStepsAndAgreesTo1e10OnEveryModel) {
   const std::vector<std::string> names = shipped_model_names();
   ASSERT_GE(names.size(), 8u);
@@ -209,7 +81,7 @@ TEST(ReferenceBackend, Rk4TakesIdenticalStepsAndAgreesTo1e10OnEveryModel) {
     const Loaded l = load(name);
     const Ensemble ensemble = randomized_ensemble(l.model, *l.compiled, kInstances, 17);
     const ModelPlan plan = plan_for(name);
-    const Comparison c = compare_backends(name, l, ensemble, fixed_step(plan.rk4_h), 0.0, plan.rk4_t_end, 10);
+    const Comparison c = compare_backends(name, l, ensemble, rk4(plan.rk4_h), 0.0, plan.rk4_t_end, 10);
     expect_all_ok(c.cpu, "cpu");
     expect_all_ok(c.reference, "reference");
     for (int i = 0; i < kInstances; ++i) {
@@ -286,9 +158,6 @@ TEST(ReferenceBackend, RosenbrockMethodsAgreeToTenTimesTheToleranceOnModelsWithR
 // Models with loops (models/loops): the reference integrates its own state-space ODE (Newton with the dense
 // constraint Jacobian, the augmented system of seed 000 eq. 3), the cpu backend the fast path's; same partition,
 // so RK4 takes identical steps.
-const char* const kLoopModels[] = {"loops/four_bar",         "loops/slider_crank", "loops/four_link",
-                                   "loops/andrews_squeezer", "loops/five_bar",     "loops/ladder/ladder_L4"};
-
 TEST(ReferenceBackend, LoopModelsAgreeWithTheReferenceStateSpaceOde) {
   for (const std::string name : kLoopModels) {
     SCOPED_TRACE(name);
@@ -297,12 +166,12 @@ TEST(ReferenceBackend, LoopModelsAgreeWithTheReferenceStateSpaceOde) {
     const Ensemble ensemble =
         randomized_ensemble(l.model, *l.compiled, kInstances, 61, name == "loops/five_bar" ? 0.01 : 0.1);
     const ModelPlan plan = plan_for(name);
-    const Comparison rk4 = compare_backends(name, l, ensemble, fixed_step(plan.rk4_h), 0.0, plan.rk4_t_end, 10);
-    expect_all_ok(rk4.cpu, "cpu");
-    expect_all_ok(rk4.reference, "reference");
+    const Comparison fixed = compare_backends(name, l, ensemble, rk4(plan.rk4_h), 0.0, plan.rk4_t_end, 10);
+    expect_all_ok(fixed.cpu, "cpu");
+    expect_all_ok(fixed.reference, "reference");
     for (int i = 0; i < kInstances; ++i)
-      EXPECT_EQ(rk4.reference.stats[static_cast<size_t>(i)].steps, rk4.cpu.stats[static_cast<size_t>(i)].steps);
-    EXPECT_LE(rk4.max_difference.pointwise, 1e-10);
+      EXPECT_EQ(fixed.reference.stats[static_cast<size_t>(i)].steps, fixed.cpu.stats[static_cast<size_t>(i)].steps);
+    EXPECT_LE(fixed.max_difference.pointwise, 1e-10);
     const double tol = 1e-8;
     const Comparison dopri5 =
         compare_backends(name, l, ensemble, adaptive(Method::dopri5, tol), 0.0, plan.dopri5_t_end, 20);
@@ -353,7 +222,7 @@ TEST(ReferenceBackend, AFailingInstanceStopsAloneWithNaNValues) {
   ensemble.parameters[static_cast<size_t>(0) * 8 + 3] = std::numeric_limits<double>::quiet_NaN();
   const std::vector<double> times = output_grid(0.0, 0.1, 0.01);
   for (const RunSpec& spec :
-       {fixed_step(1e-3), adaptive(Method::dopri5, 1e-8), adaptive(Method::rn4, 1e-6)}) {
+       {rk4(1e-3), adaptive(Method::dopri5, 1e-8), adaptive(Method::rn4, 1e-6)}) {
     SCOPED_TRACE(method_name(spec.method));
     const EnsembleResult r = run_ensemble_reference(l.model, *l.compiled, ensemble, spec, times, 2);
     for (int i = 0; i < 8; ++i) {
