@@ -101,10 +101,9 @@ int main(int argc, char** argv) {
     const Ensemble sampled = build_ensemble(model, *compiled, 0, &sample_table, {});
     const EnsembleResult cpu = run_ensemble_cpu(*compiled, sampled, spec, times, threads);
     const double cpu_seconds = cpu.total_wall_seconds * static_cast<double>(rows) / sample;
-    const int n_times = static_cast<int>(times.size());
     md << "| " << n << " | " << rows << " | " << std::setprecision(3)
-       << static_cast<double>(device_slot_bytes(*compiled, spec.method, n_times)) / 1024.0
-       << (plan_cuda_run(*compiled, spec.method, n_times, {}).thread_local_scratch ? " (thread-local)" : " (global)")
+       << static_cast<double>(device_slot_bytes(*compiled, spec.method)) / 1024.0
+       << (plan_cuda_run(*compiled, spec.method, {}).thread_local_scratch ? " (thread-local)" : " (global)")
        << " | " << std::setprecision(4) << cpu_seconds << " | ";
     std::cerr << "n = " << n << ": cpu " << cpu_seconds << " s\n";
     if (gpu) {

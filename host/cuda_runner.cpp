@@ -24,8 +24,7 @@
 
 namespace myriad {
 
-CudaRunPlan plan_cuda_run(const CompiledModel& model, Method method, int n_output_times,
-                          const CudaRunOptions& options) {
+CudaRunPlan plan_cuda_run(const CompiledModel& model, Method method, const CudaRunOptions& options) {
   CudaRunPlan plan;
   const bool has_pi = staged_has_linear_algebra(method) && iteration_matrix_order(model) > 0;
   plan.staged = options.strategy == GpuStrategy::staged && (has_pi || !staged_has_linear_algebra(method));
@@ -33,7 +32,7 @@ CudaRunPlan plan_cuda_run(const CompiledModel& model, Method method, int n_outpu
   plan.kernel = has_pi ? options.strategy : GpuStrategy::fused;
   plan.thread_local_scratch = plan.kernel == GpuStrategy::fused && options.step_budget <= 0 &&
                               options.scratch == CudaRunOptions::Scratch::automatic &&
-                              device_slot_bytes(model, method, n_output_times) <= kThreadLocalSlotBytes;
+                              device_slot_bytes(model, method) <= kThreadLocalSlotBytes;
   return plan;
 }
 
@@ -209,11 +208,11 @@ EnsembleResult run_ensemble_cuda(const CompiledModel& model, const Ensemble& ens
   const DeviceBuffer d_v = upload(ensemble.initial_v.data(), ensemble.initial_v.size());
   const DeviceBuffer d_times = upload(output_times.data(), output_times.size());
 
-  const size_t scratch_bytes = device_slot_bytes(model, spec.method, n_times);
+  const size_t scratch_bytes = device_slot_bytes(model, spec.method);
   const size_t output_bytes = sizeof(double) * static_cast<size_t>(n_times) * model.n_outputs;
   const int ndof = iteration_matrix_order(model);
   const bool batched_lu = staged_has_linear_algebra(spec.method);
-  const CudaRunPlan plan = plan_cuda_run(model, spec.method, n_times, options);
+  const CudaRunPlan plan = plan_cuda_run(model, spec.method, options);
   const bool staged = plan.staged;
   const size_t staged_bytes = !staged       ? 0
                               : batched_lu ? sizeof(double) * static_cast<size_t>(ndof) * (ndof + 1) +

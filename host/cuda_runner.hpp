@@ -46,8 +46,7 @@ struct CudaRunPlan {
 };
 
 // Host logic, the same in builds without CUDA. O(n).
-CudaRunPlan plan_cuda_run(const CompiledModel& model, Method method, int n_output_times,
-                          const CudaRunOptions& options);
+CudaRunPlan plan_cuda_run(const CompiledModel& model, Method method, const CudaRunOptions& options);
 
 // Runs the ensemble on device 0. Results do not depend on the options (an instance advanced a budget at a time
 // computes exactly what it computes in one go). Throws std::runtime_error when the build has no CUDA, no device

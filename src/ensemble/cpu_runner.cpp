@@ -44,7 +44,7 @@ using Clock = std::chrono::steady_clock;
 void run_worker(const CompiledModel& model, const Ensemble& ensemble, const RunSpec& spec,
                 const std::vector<double>& times, const InstanceRun& run, InstanceBlocks& blocks,
                 EnsembleResult& result) {
-  const InstanceScratchLayout layout = instance_scratch_layout(model, spec.method, static_cast<int>(times.size()));
+  const InstanceScratchLayout layout = instance_scratch_layout(model, spec.method);
   std::vector<double> scratch(layout.bytes / sizeof(double) + 1);
   std::vector<double> constants(static_cast<size_t>(model.n_constants) + 1);
   std::vector<double> q(static_cast<size_t>(model.nq) + 1), v(static_cast<size_t>(model.nv) + 1);

@@ -15,12 +15,12 @@ namespace myriad {
 // The local-memory slot is part of the kernel's stack frame, which the driver reserves for every thread the
 // device can hold (on an H100: (24 KB + the frame of the code it calls) x 2048 threads x 132 multiprocessors,
 // about 9 GB), hence one modest size that the small models of large ensembles fit (stiff double pendulum,
-// RN4, 201 output times: 13.7 KB; quarter car, DOPRI5: 4.5 KB).
+// RN4: 12.1 KB; quarter car, DOPRI5: 2.9 KB; a slot does not grow with the number of output times).
 constexpr std::size_t kThreadLocalSlotBytes = 24 * 1024;
 
 // Bytes of one instance's slot (a multiple of 16). O(n).
-inline std::size_t device_slot_bytes(const CompiledModel& model, Method method, int n_output_times) {
-  const std::size_t bytes = instance_scratch_layout(model, method, n_output_times).bytes +
+inline std::size_t device_slot_bytes(const CompiledModel& model, Method method) {
+  const std::size_t bytes = instance_scratch_layout(model, method).bytes +
                             sizeof(double) * static_cast<std::size_t>(model.nq + model.nv);
   return (bytes + 15) / 16 * 16;
 }

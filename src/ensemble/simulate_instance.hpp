@@ -12,6 +12,7 @@
 #include "ensemble/run_spec.hpp"
 #include "integrators/dopri5.hpp"
 #include "integrators/integration_progress.hpp"
+#include "integrators/output_times.hpp"
 #include "integrators/rk4.hpp"
 #include "integrators/ros2_w.hpp"
 #include "integrators/rosenbrock_nystrom.hpp"
@@ -116,7 +117,7 @@ MYRIAD_HD_INLINE int iteration_matrix_order(const CompiledModel& model) {
 
 // Offsets (doubles, then bytes for the carved workspaces) of one instance's scratch.
 struct InstanceScratchLayout {
-  std::size_t base_q, q, qdd, y, xw, segment_times, work;  // in doubles
+  std::size_t base_q, q, qdd, y, xw, work;  // in doubles
   std::size_t tree_offset, second_order_offset, bytes;  // in bytes
 };
 
@@ -130,12 +131,11 @@ MYRIAD_HD inline int integrator_workspace_size(Method method, int nv) {
   return 0;
 }
 
-MYRIAD_HD inline InstanceScratchLayout loop_instance_scratch_layout(const CompiledModel& model, Method method,
-                                                                    int n_output_times);
+MYRIAD_HD inline InstanceScratchLayout loop_instance_scratch_layout(const CompiledModel& model, Method method);
 
-MYRIAD_HD inline InstanceScratchLayout instance_scratch_layout(const CompiledModel& model, Method method,
-                                                               int n_output_times) {
-  if (model.constraints.m > 0) return loop_instance_scratch_layout(model, method, n_output_times);
+// The layout of an instance's scratch for `method`; its size does not depend on the number of output times.
+MYRIAD_HD inline InstanceScratchLayout instance_scratch_layout(const CompiledModel& model, Method method) {
+  if (model.constraints.m > 0) return loop_instance_scratch_layout(model, method);
   const std::size_t nq = static_cast<std::size_t>(model.nq), nv = static_cast<std::size_t>(model.nv);
   std::size_t tree_bytes = 0;
   carve_tree_workspace<double>(model, nullptr, &tree_bytes);
@@ -151,8 +151,6 @@ MYRIAD_HD inline InstanceScratchLayout instance_scratch_layout(const CompiledMod
   d += 2 * nv;
   l.xw = d;
   d += is_rosenbrock(method) ? 2 * nv : 0;
-  l.segment_times = d;
-  d += static_cast<std::size_t>(n_output_times) + 1;
   l.work = d;
   d += static_cast<std::size_t>(integrator_workspace_size(method, model.nv));
   l.tree_offset = d * sizeof(double);
@@ -163,15 +161,12 @@ MYRIAD_HD inline InstanceScratchLayout instance_scratch_layout(const CompiledMod
 
 // Models with loops: y = (x_ind, v_ind), 2 ndof doubles, then the loop scratch in double (and in Dual for the
 // Rosenbrock methods' Jacobians). tree_offset / second_order_offset hold those two scratch offsets.
-MYRIAD_HD inline InstanceScratchLayout loop_instance_scratch_layout(const CompiledModel& model, Method method,
-                                                                    int n_output_times) {
+MYRIAD_HD inline InstanceScratchLayout loop_instance_scratch_layout(const CompiledModel& model, Method method) {
   const int ndof = model.constraints.n_independent;
   InstanceScratchLayout l{};
   std::size_t d = instance_progress_doubles();
   l.y = d;
   d += 2 * static_cast<std::size_t>(ndof) + 1;
-  l.segment_times = d;
-  d += static_cast<std::size_t>(n_output_times) + 1;
   l.work = d;
   d += static_cast<std::size_t>(integrator_workspace_size(method, ndof) + 1);
   std::size_t loop_bytes = 0, dual_bytes = 0;
@@ -200,12 +195,13 @@ struct LoopSignalRecorder {
 
 // Integrates the pieces between input breakpoints (dynamics/time_breakpoints.hpp) with one adaptive method;
 // `integrate(t_begin, times, count, observer, integration_progress)` integrates the state it holds from t_begin to
-// times[count - 1], resumably (integrators/integration_progress.hpp). Stops when the integration's budget is
+// times[count - 1], resumably (integrators/integration_progress.hpp); times is a SegmentTimes over output_times
+// (integrators/output_times.hpp). Stops when the integration's budget is
 // used up (progress.finished stays false) and carries on from there in a later call with the same progress; the
 // budget left over from one segment passes to the next. When finished: progress.finished, progress.status.
 template <class K, class Observer, class Integrate>
 MYRIAD_HD void integrate_piecewise(const CompiledModel& model, const K& k, const double* output_times,
-                                   int n_output_times, double* segment_times, Observer& observer,
+                                   int n_output_times, Observer& observer,
                                    Integrate&& integrate, InstanceProgress& progress) {
   const double t_end = output_times[n_output_times - 1];
   while (progress.first < n_output_times) {
@@ -214,9 +210,7 @@ MYRIAD_HD void integrate_piecewise(const CompiledModel& model, const K& k, const
       int last = progress.first;
       while (last < n_output_times && output_times[last] <= breakpoint) ++last;
       const int count = last - progress.first;
-      for (int i = 0; i < count; ++i) segment_times[i] = output_times[progress.first + i];
-      const bool extra_end = count == 0 || segment_times[count - 1] < breakpoint;
-      if (extra_end) segment_times[count] = breakpoint;
+      const bool extra_end = count == 0 || output_times[last - 1] < breakpoint;
       progress.segment_end = breakpoint;
       progress.end_index = last;
       progress.count = count;
@@ -231,8 +225,9 @@ MYRIAD_HD void integrate_piecewise(const CompiledModel& model, const K& k, const
       progress.in_segment = true;
     }
     SegmentObserver<Observer> segment{&observer, progress.first, progress.count};
+    const SegmentTimes times{output_times + progress.first, progress.count, progress.segment_end};
     const InstanceStatus status =
-        integrate(progress.segment_start, segment_times, progress.n_times, segment, progress.integration);
+        integrate(progress.segment_start, times, progress.n_times, segment, progress.integration);
     if (!progress.integration.finished()) return;
     if (status != InstanceStatus::ok) return progress.finish(status);
     progress.in_segment = false;
@@ -246,12 +241,12 @@ MYRIAD_HD void integrate_piecewise(const CompiledModel& model, const K& k, const
 // (the reference path's integrations). Returns the status.
 template <class K, class Observer, class Integrate>
 MYRIAD_HD InstanceStatus integrate_piecewise(const CompiledModel& model, const K& k, double t0,
-                                             const double* output_times, int n_output_times, double* segment_times,
-                                             Observer& observer, Integrate&& integrate) {
+                                             const double* output_times, int n_output_times, Observer& observer,
+                                             Integrate&& integrate) {
   InstanceProgress progress;
   progress.segment_start = t0;
-  integrate_piecewise(model, k, output_times, n_output_times, segment_times, observer,
-                      [&](double t, const double* times, int count, auto& segment, IntegrationProgress& p) {
+  integrate_piecewise(model, k, output_times, n_output_times, observer,
+                      [&](double t, const SegmentTimes& times, int count, auto& segment, IntegrationProgress& p) {
                         return p.finish(integrate(t, times, count, segment));
                       },
                       progress);
@@ -265,7 +260,7 @@ MYRIAD_HD InstanceStatus integrate_piecewise(const CompiledModel& model, const K
 template <class K, class FirstOrder, class SecondOrder, class FirstObserver, class SecondObserver>
 MYRIAD_HD void run_integrator(const CompiledModel& model, const K& k, const RunSpec& spec, FirstOrder& first_order,
                               SecondOrder* second_order, double* y, double* x, double* w, const double* output_times,
-                              int n_output_times, double* segment_times, double* work, FirstObserver& first_observer,
+                              int n_output_times, double* work, FirstObserver& first_observer,
                               SecondObserver& second_observer, IntegratorStats& stats, InstanceProgress& progress) {
   StepControl control = spec.control;
   control.max_steps = spec.max_steps;
@@ -277,8 +272,8 @@ MYRIAD_HD void run_integrator(const CompiledModel& model, const K& k, const RunS
       return;
     }
     case Method::dopri5:
-      integrate_piecewise(model, k, output_times, n_output_times, segment_times, first_observer,
-                          [&](double t, const double* times, int count, auto& observer, IntegrationProgress& p) {
+      integrate_piecewise(model, k, output_times, n_output_times, first_observer,
+                          [&](double t, const SegmentTimes& times, int count, auto& observer, IntegrationProgress& p) {
                             return integrate_dopri5(first_order, t, y, times, count, observer, control, work, stats,
                                                     p);
                           },
@@ -287,8 +282,8 @@ MYRIAD_HD void run_integrator(const CompiledModel& model, const K& k, const RunS
     case Method::rn4:
     case Method::ros2w: {
       const bool rn4 = spec.method == Method::rn4;
-      integrate_piecewise(model, k, output_times, n_output_times, segment_times, second_observer,
-                          [&](double t, const double* times, int count, auto& observer, IntegrationProgress& p) {
+      integrate_piecewise(model, k, output_times, n_output_times, second_observer,
+                          [&](double t, const SegmentTimes& times, int count, auto& observer, IntegrationProgress& p) {
                             return rn4 ? integrate_rn4(*second_order, t, x, w, times, count, observer, control, work,
                                                        stats, p)
                                        : integrate_ros2w(*second_order, t, x, w, times, count, observer, control,
@@ -310,7 +305,7 @@ MYRIAD_HD void advance_loop_instance(const CompiledModel& model, const K& k, con
                                      const double* v_init, const RunSpec& spec, const double* output_times,
                                      int n_output_times, void* scratch, double* outputs, IntegratorStats& stats,
                                      InstanceProgress& progress) {
-  const InstanceScratchLayout l = loop_instance_scratch_layout(model, spec.method, n_output_times);
+  const InstanceScratchLayout l = loop_instance_scratch_layout(model, spec.method);
   double* d = static_cast<double*>(scratch);
   unsigned char* bytes = static_cast<unsigned char*>(scratch);
   LoopOde<K> ode{&model, k, carve_loop_scratch<double>(model, bytes + l.tree_offset, nullptr), LoopFailure::none, 0.0, 0};
@@ -343,8 +338,8 @@ MYRIAD_HD void advance_loop_instance(const CompiledModel& model, const K& k, con
   }
   LoopSecondOrder<K> system{&ode, is_rosenbrock(spec.method) ? carve_loop_scratch<JacobianDual>(model, bytes + l.second_order_offset, nullptr) : LoopScratch<JacobianDual>{},
                             progress.mass_cached, progress.cached_t};
-  run_integrator(model, k, spec, ode, &system, y, y, y + ndof, output_times, n_output_times, d + l.segment_times,
-                 d + l.work, recorder, recorder, stats, progress);
+  run_integrator(model, k, spec, ode, &system, y, y, y + ndof, output_times, n_output_times, d + l.work, recorder,
+                 recorder, stats, progress);
   progress.loop_failure = ode.failure;
   progress.partition_condition = ode.partition_condition;
   progress.repartitions = ode.repartitions;
@@ -386,7 +381,7 @@ MYRIAD_HD bool advance_instance(const CompiledModel& model, const K& k, const do
     return progress.finished;
   }
 #endif
-  const InstanceScratchLayout l = instance_scratch_layout(model, spec.method, n_output_times);
+  const InstanceScratchLayout l = instance_scratch_layout(model, spec.method);
   double* d = static_cast<double*>(scratch);
   unsigned char* bytes = static_cast<unsigned char*>(scratch);
   TreeOde<K> ode{&model, k, d + l.base_q, d + l.q, d + l.qdd,
@@ -412,8 +407,8 @@ MYRIAD_HD bool advance_instance(const CompiledModel& model, const K& k, const do
     if (is_rosenbrock(spec.method)) system.from_first_order(y, x, w);
   }
   SecondOrderRecorder<K> adapter{&system, &recorder, y};
-  run_integrator(model, k, spec, ode, &system, y, x, w, output_times, n_output_times, d + l.segment_times,
-                 d + l.work, recorder, adapter, stats, progress);
+  run_integrator(model, k, spec, ode, &system, y, x, w, output_times, n_output_times, d + l.work, recorder,
+                 adapter, stats, progress);
   stored = progress;
   return progress.finished;
 }

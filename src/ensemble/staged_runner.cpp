@@ -71,7 +71,7 @@ EnsembleResult run_ensemble_staged_cpu(const CompiledModel& model, const Ensembl
   EnsembleResult result = make_ensemble_result(n, output_times, model.n_outputs);
   result.threads = resolve_thread_count(threads, n);
   const size_t scratch_doubles =
-      instance_scratch_layout(model, spec.method, static_cast<int>(output_times.size())).bytes / sizeof(double) + 8;
+      instance_scratch_layout(model, spec.method).bytes / sizeof(double) + 8;
   const auto start = Clock::now();
   const long long groups = (n + kStagedGroup - 1) / kStagedGroup;
   InstanceBlocks blocks(groups, 1);

@@ -124,7 +124,7 @@ MYRIAD_HD_INLINE void dopri5_dense_output(int n, double theta, double h, const d
 //     intermediate output times; those come from the continuous extension (dopri5_dense_output), so outputs
 //     are at the same times whatever the tolerances. An output time equal to t0 gets the initial y, one equal
 //     to a step end that step's value; each index is reported exactly once. output_times must be
-//     nondecreasing and >= t0.
+//     nondecreasing and >= t0; any sequence indexed like an array of doubles (integrators/output_times.hpp).
 //   * A trial step whose stage evaluation fails, or whose error norm is not finite, counts as rejected and is
 //     retried with half the step.
 //   * After each accepted step (after its outputs) sys.rebase(t, y) is called; if it returns true and another
@@ -142,8 +142,8 @@ MYRIAD_HD_INLINE void dopri5_dense_output(int n, double theta, double h, const d
 // The resumable form (integrators/integration_progress.hpp): stops before an attempt when progress.budget is
 // used up (returning ok with progress.finished() false); a later call with the same progress, y and work carries
 // on bit for bit. Finished: returns progress.status.
-template <class System, class Observer>
-MYRIAD_HD InstanceStatus integrate_dopri5(System& sys, double t0, double* y, const double* output_times,
+template <class System, class Times, class Observer>
+MYRIAD_HD InstanceStatus integrate_dopri5(System& sys, double t0, double* y, const Times& output_times,
                                           int n_outputs, Observer& obs, const StepControl& control,
                                           double* work, IntegratorStats& stats, IntegrationProgress& progress) {
   if (progress.finished()) return progress.status;
@@ -240,8 +240,8 @@ MYRIAD_HD InstanceStatus integrate_dopri5(System& sys, double t0, double* y, con
 }
 
 // In one call, to the end.
-template <class System, class Observer>
-MYRIAD_HD InstanceStatus integrate_dopri5(System& sys, double t0, double* y, const double* output_times,
+template <class System, class Times, class Observer>
+MYRIAD_HD InstanceStatus integrate_dopri5(System& sys, double t0, double* y, const Times& output_times,
                                           int n_outputs, Observer& obs, const StepControl& control,
                                           double* work, IntegratorStats& stats) {
   IntegrationProgress progress;

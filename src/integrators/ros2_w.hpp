@@ -313,9 +313,9 @@ MYRIAD_HD_INLINE int ros2w_workspace_size(int n) { return 3 * n * n + 9 * n + ro
 // carries on bit for bit. Finished: returns progress.status. With progress.external_lu set, each factorization
 // of S and each of the two stage solves is the caller's (the call stops with progress.request set; see
 // integration_progress.hpp); the factors and their pivots stay in work across the attempts that reuse them.
-template <class System, class Observer>
+template <class System, class Times, class Observer>
 MYRIAD_HD InstanceStatus integrate_ros2w(System& sys, double t0, double* x, double* w,
-                                         const double* output_times, int n_outputs, Observer& obs,
+                                         const Times& output_times, int n_outputs, Observer& obs,
                                          const StepControl& control, double* work, IntegratorStats& stats,
                                          IntegrationProgress& progress) {
   if (progress.finished()) return progress.status;
@@ -469,9 +469,9 @@ MYRIAD_HD InstanceStatus integrate_ros2w(System& sys, double t0, double* x, doub
 }
 
 // In one call, to the end.
-template <class System, class Observer>
+template <class System, class Times, class Observer>
 MYRIAD_HD InstanceStatus integrate_ros2w(System& sys, double t0, double* x, double* w,
-                                         const double* output_times, int n_outputs, Observer& obs,
+                                         const Times& output_times, int n_outputs, Observer& obs,
                                          const StepControl& control, double* work, IntegratorStats& stats) {
   IntegrationProgress progress;
   return integrate_ros2w(sys, t0, x, w, output_times, n_outputs, obs, control, work, stats, progress);

@@ -99,9 +99,9 @@ MYRIAD_HD_INLINE void second_order_dense_output(int n, double theta, double h, c
 
 // Hands (x, w) to obs for every output time at or before t0, from next_output on (advanced past them); y_out:
 // 2n doubles of scratch. Returns whether output times remain after t0. O(n + outputs there).
-template <class Observer>
+template <class Times, class Observer>
 MYRIAD_HD bool second_order_initial_outputs(int n, double t0, const double* x, const double* w,
-                                            const double* output_times, int n_outputs, Observer& obs,
+                                            const Times& output_times, int n_outputs, Observer& obs,
                                             double* y_out, int& next_output) {
   if (output_times[0] <= t0) {
     for (int i = 0; i < n; ++i) {
@@ -426,7 +426,8 @@ MYRIAD_HD_INLINE int rn4_workspace_size(int n) {
 //     a step that is not the last, the next step's linearization is evaluated at the step end before the
 //     outputs (and reused by the next step); inside the last step one acceleration() call supplies it. An
 //     output time equal to t0 gets the initial state, one equal to a step end that step's values; each index
-//     is reported exactly once. output_times must be nondecreasing and >= t0.
+//     is reported exactly once. output_times must be nondecreasing and >= t0; any sequence indexed like an
+//     array of doubles (integrators/output_times.hpp).
 //   * After each accepted step (after its outputs) sys.rebase(t, x, w) is called. If it returns true and
 //     another step follows, the step start is linearized (again) in the new chart.
 // x, w: the initial state (n each) on entry; on return the state at T, or on failure the state at the last
@@ -449,9 +450,9 @@ MYRIAD_HD_INLINE int rn4_workspace_size(int n) {
 // The resumable form (integrators/integration_progress.hpp): stops before an attempt when progress.budget is
 // used up (returning ok with progress.finished() false); a later call with the same progress, x, w and work
 // carries on bit for bit. Finished: returns progress.status.
-template <class System, class Observer>
+template <class System, class Times, class Observer>
 MYRIAD_HD InstanceStatus integrate_rn4(System& sys, double t0, double* x, double* w,
-                                       const double* output_times, int n_outputs, Observer& obs,
+                                       const Times& output_times, int n_outputs, Observer& obs,
                                        const StepControl& control, double* work, IntegratorStats& stats,
                                        IntegrationProgress& progress) {
   if (progress.finished()) return progress.status;
@@ -565,9 +566,9 @@ MYRIAD_HD InstanceStatus integrate_rn4(System& sys, double t0, double* x, double
 }
 
 // In one call, to the end.
-template <class System, class Observer>
+template <class System, class Times, class Observer>
 MYRIAD_HD InstanceStatus integrate_rn4(System& sys, double t0, double* x, double* w,
-                                       const double* output_times, int n_outputs, Observer& obs,
+                                       const Times& output_times, int n_outputs, Observer& obs,
                                        const StepControl& control, double* work, IntegratorStats& stats) {
   IntegrationProgress progress;
   return integrate_rn4(sys, t0, x, w, output_times, n_outputs, obs, control, work, stats, progress);

@@ -213,10 +213,9 @@ InstanceStatus simulate_loop_instance_reference(const Model& literal, const Comp
   StepControl control = spec.control;
   control.max_steps = spec.max_steps;
   std::vector<double> work(static_cast<size_t>(integrator_workspace_size(spec.method, ndof)) + 1);
-  std::vector<double> segment_times(static_cast<size_t>(n_output_times) + 1);
   InstanceStatus status = InstanceStatus::ok;
   reference::ReferenceLoopSecondOrder second_order{&ode};
-  const auto integrate = [&](double t, const double* times, int count, auto& observer) {
+  const auto integrate = [&](double t, const SegmentTimes& times, int count, auto& observer) {
     switch (spec.method) {
       case Method::rk4: break;
       case Method::dopri5:
@@ -234,8 +233,7 @@ InstanceStatus simulate_loop_instance_reference(const Model& literal, const Comp
     status = integrate_rk4(ode, spec.t0, spec.h, y.data(), output_times, n_output_times, recorder, work.data(),
                            stats, spec.max_steps);
   else
-    status = integrate_piecewise(compiled, constants, spec.t0, output_times, n_output_times, segment_times.data(),
-                                 recorder, integrate);
+    status = integrate_piecewise(compiled, constants, spec.t0, output_times, n_output_times, recorder, integrate);
   if (status == InstanceStatus::non_finite && ode.projection_failed()) return InstanceStatus::projection_failed;
   return status;
 }
@@ -266,7 +264,6 @@ InstanceStatus simulate_instance_reference(const Model& literal, const CompiledM
   StepControl control = spec.control;
   control.max_steps = spec.max_steps;
   std::vector<double> work(static_cast<size_t>(integrator_workspace_size(spec.method, nv)) + 1);
-  std::vector<double> segment_times(static_cast<size_t>(n_output_times) + 1);
   const double* k = constants;
   switch (spec.method) {
     case Method::rk4: {
@@ -276,8 +273,8 @@ InstanceStatus simulate_instance_reference(const Model& literal, const CompiledM
     }
     case Method::dopri5: {
       reference::ReferenceTreeOde ode(literal, compiled, base_q.data());
-      return integrate_piecewise(compiled, k, spec.t0, output_times, n_output_times, segment_times.data(),
-                                 recorder, [&](double t, const double* times, int count, auto& observer) {
+      return integrate_piecewise(compiled, k, spec.t0, output_times, n_output_times, recorder,
+                                 [&](double t, const SegmentTimes& times, int count, auto& observer) {
                                    return integrate_dopri5(ode, t, y.data(), times, count, observer, control,
                                                            work.data(), stats);
                                  });
@@ -291,8 +288,8 @@ InstanceStatus simulate_instance_reference(const Model& literal, const CompiledM
       system.from_first_order(y.data(), x, w);
       ReferenceSecondOrderRecorder adapter{&system, &recorder, y.data()};
       const bool rn4 = spec.method == Method::rn4;
-      return integrate_piecewise(compiled, k, spec.t0, output_times, n_output_times, segment_times.data(),
-                                 adapter, [&](double t, const double* times, int count, auto& observer) {
+      return integrate_piecewise(compiled, k, spec.t0, output_times, n_output_times, adapter,
+                                 [&](double t, const SegmentTimes& times, int count, auto& observer) {
                                    return rn4 ? integrate_rn4(system, t, x, w, times, count, observer,
                                                               control, work.data(), stats)
                                               : integrate_ros2w(system, t, x, w, times, count, observer,

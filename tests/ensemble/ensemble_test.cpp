@@ -100,7 +100,7 @@ TEST(Ensemble, StridedConstantsOfTheGpuLayoutGiveBitIdenticalResultsOnTheCpu) {
   const std::vector<double> times = output_grid(0.0, 1.0, 0.1);
   const RunSpec spec = rk4(1e-3);
   const EnsembleResult gathered = run_ensemble_cpu(*compiled, e, spec, times, 1);
-  const InstanceScratchLayout layout = instance_scratch_layout(*compiled, spec.method, static_cast<int>(times.size()));
+  const InstanceScratchLayout layout = instance_scratch_layout(*compiled, spec.method);
   std::vector<double> scratch(layout.bytes / sizeof(double) + 1), out(times.size() * compiled->n_outputs);
   std::vector<double> q(static_cast<size_t>(compiled->nq)), v(static_cast<size_t>(compiled->nv));
   for (int i = 0; i < e.n_instances; ++i) {

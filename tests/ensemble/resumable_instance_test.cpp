@@ -40,7 +40,7 @@ TEST(ResumableInstance, BudgetedCallsReproduceOneRunBitForBit) {
       spec.control.rtol = 1e-6;
       spec.control.atol = 1e-8;
       spec.max_steps = 20000;
-      const InstanceScratchLayout layout = instance_scratch_layout(*compiled, method, n_times);
+      const InstanceScratchLayout layout = instance_scratch_layout(*compiled, method);
       std::vector<double> scratch(layout.bytes / sizeof(double) + 1);
       std::vector<double> q(static_cast<size_t>(compiled->nq) + 1), v(static_cast<size_t>(compiled->nv) + 1);
       std::vector<double> constants(static_cast<size_t>(compiled->n_constants) + 1);

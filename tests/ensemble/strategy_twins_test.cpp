@@ -125,8 +125,7 @@ TEST(WarpRunner, ACallBeginsAtMostItsBudgetOfAttempts) {
   std::vector<double> q(static_cast<size_t>(compiled->nq)), v(static_cast<size_t>(compiled->nv));
   e.gather_constants(0, constants.data());
   e.gather_initial_state(0, q.data(), v.data());
-  std::vector<double> scratch(
-      instance_scratch_layout(*compiled, spec.method, static_cast<int>(times.size())).bytes / sizeof(double) + 1);
+  std::vector<double> scratch(instance_scratch_layout(*compiled, spec.method).bytes / sizeof(double) + 1);
   std::vector<double> outputs(times.size() * static_cast<size_t>(compiled->n_outputs));
   IntegratorStats stats;
   EmulatedWarp warp;

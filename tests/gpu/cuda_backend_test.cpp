@@ -199,10 +199,8 @@ TEST(CudaBackend, ThreadLocalAndGlobalScratchGiveTheSameResultsBitForBit) {
       SCOPED_TRACE(static_cast<int>(spec.method));
       CudaRunOptions global;
       global.scratch = CudaRunOptions::Scratch::global;
-      ASSERT_TRUE(
-          plan_cuda_run(*compiled, spec.method, static_cast<int>(times.size()), {}).thread_local_scratch);
-      ASSERT_FALSE(
-          plan_cuda_run(*compiled, spec.method, static_cast<int>(times.size()), global).thread_local_scratch);
+      ASSERT_TRUE(plan_cuda_run(*compiled, spec.method, {}).thread_local_scratch);
+      ASSERT_FALSE(plan_cuda_run(*compiled, spec.method, global).thread_local_scratch);
       const EnsembleResult in_threads = run_ensemble_cuda(*compiled, e, spec, times);
       const EnsembleResult in_global = run_ensemble_cuda(*compiled, e, spec, times, global);
       for (int i = 0; i < e.n_instances; ++i) {
@@ -229,34 +227,30 @@ TEST(CudaRunPlan, ThreadLocalScratchOnlyForOneFusedLaunchWhoseSlotFits) {
   const auto pendulum = compile(pendulum_model);
   const Model ladder_model = load_model_file(model_path("loops/ladder/ladder_L16.json"));
   const auto ladder = compile(ladder_model);
-  const int times = 201;
   CudaRunOptions fused, budget, staged, warp, shared, global;
   budget.step_budget = 256;
   staged.strategy = GpuStrategy::staged;
   warp.strategy = GpuStrategy::warp;
   shared.strategy = GpuStrategy::shared_lu;
   global.scratch = CudaRunOptions::Scratch::global;
-  ASSERT_LE(device_slot_bytes(*pendulum, Method::rn4, times), kThreadLocalSlotBytes);
-  ASSERT_GT(device_slot_bytes(*ladder, Method::rk4, times), kThreadLocalSlotBytes);
-  EXPECT_GT(device_slot_bytes(*pendulum, Method::rn4, times),
-            device_slot_bytes(*pendulum, Method::rk4, times));
+  ASSERT_LE(device_slot_bytes(*pendulum, Method::rn4), kThreadLocalSlotBytes);
+  ASSERT_GT(device_slot_bytes(*ladder, Method::rk4), kThreadLocalSlotBytes);
+  EXPECT_GT(device_slot_bytes(*pendulum, Method::rn4), device_slot_bytes(*pendulum, Method::rk4));
   for (Method method : {Method::rk4, Method::dopri5, Method::rn4, Method::ros2w}) {
     SCOPED_TRACE(static_cast<int>(method));
     const bool rosenbrock_method = method == Method::rn4 || method == Method::ros2w;
-    EXPECT_TRUE(plan_cuda_run(*pendulum, method, times, fused).thread_local_scratch);
-    EXPECT_FALSE(plan_cuda_run(*pendulum, method, times, budget).thread_local_scratch);
-    EXPECT_FALSE(plan_cuda_run(*pendulum, method, times, global).thread_local_scratch);
-    EXPECT_TRUE(plan_cuda_run(*pendulum, method, times, staged).staged);
-    EXPECT_FALSE(plan_cuda_run(*pendulum, method, times, staged).thread_local_scratch);
+    EXPECT_TRUE(plan_cuda_run(*pendulum, method, fused).thread_local_scratch);
+    EXPECT_FALSE(plan_cuda_run(*pendulum, method, budget).thread_local_scratch);
+    EXPECT_FALSE(plan_cuda_run(*pendulum, method, global).thread_local_scratch);
+    EXPECT_TRUE(plan_cuda_run(*pendulum, method, staged).staged);
+    EXPECT_FALSE(plan_cuda_run(*pendulum, method, staged).thread_local_scratch);
     for (const CudaRunOptions& warp_wide : {warp, shared}) {
-      const CudaRunPlan plan = plan_cuda_run(*pendulum, method, times, warp_wide);
+      const CudaRunPlan plan = plan_cuda_run(*pendulum, method, warp_wide);
       EXPECT_EQ(plan.kernel, rosenbrock_method ? warp_wide.strategy : GpuStrategy::fused);
       EXPECT_EQ(plan.thread_local_scratch, !rosenbrock_method);
     }
-    EXPECT_FALSE(plan_cuda_run(*ladder, method, times, fused).thread_local_scratch);
+    EXPECT_FALSE(plan_cuda_run(*ladder, method, fused).thread_local_scratch);
   }
-  // Many output times make the slot too large (the segment's times are kept in the scratch).
-  EXPECT_FALSE(plan_cuda_run(*pendulum, Method::rn4, 20001, fused).thread_local_scratch);
 }
 
 // The staged strategy (cuBLAS batched LU between per-phase kernels, the cycle in a CUDA graph; RK4 and DOPRI5 one
