@@ -137,8 +137,9 @@ int main(int argc, char** argv) {
      << "Device: " << (gpu ? device : "none (" + device + ")") << "  \n"
      << "Command: `" << command.str() << "` (Release). One parameter spread over +-20% across instances (absolute\n"
      << "+-0.2 rad for an initial angle); output every 0.01 s; rtol = atol as listed. instance-steps/s = total\n"
-     << "accepted steps / wall time; a row whose first run took under " << kRepeatBelowSeconds << " s shows the median of three\n"
-     << "runs. LU share (Rosenbrock rows): factorizations x measured time of one lu_factor\n"
+     << "accepted steps / wall time; a row whose first run took under " << kRepeatBelowSeconds
+     << " s shows the median of three\nruns. LU share (Rosenbrock rows): factorizations x measured time of one "
+     << "lu_factor\n"
      << "and four lu_solve of that size / summed per-instance time (an estimate; cpu rows only).\n\n"
      << "| model | method | ndof | N | backend | wall [s] | steps | instance-steps/s | speed-up vs 1 thread | LU share |\n"
      << "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n";

@@ -2,10 +2,9 @@
 // (revolute joints about z, every joint with a rotational spring-damper, every other one stiff as in the stiff
 // double pendulum of seed 000), n = 2 .. 64, through the cuda backend's fused strategy with a thread per instance
 // (one launch with the scratch thread-local where it fits and in global memory, and with a step budget and
-// compaction between launches), with a warp per instance (the LU and
-// solves shared by 32 lanes) and thread per instance with the warp doing each lane's LU in turn (shared LU), and
-// its staged strategy (cuBLAS batched LU, CUDA graph), with the cpu backend on
-// all threads for scale. Without a device only the cpu column is measured.
+// compaction between launches), with a warp per instance (the LU and solves shared by 32 lanes) and thread per
+// instance with the warp doing each lane's LU in turn (shared LU), and its staged strategy (cuBLAS batched LU,
+// CUDA graph), with the cpu backend on all threads for scale. Without a device only the cpu column is measured.
 // Usage: gpu_strategy_crossover [--instances N] [--max-n N] [--out FILE.md]
 #include <algorithm>
 #include <chrono>
@@ -121,14 +120,15 @@ int main(int argc, char** argv) {
       const double t_staged = run_ensemble_cuda(*compiled, e, spec, times, staged).total_wall_seconds;
       const double t_thread = std::min({t_fused, t_global, t_compacted});
       const double fastest = std::min({t_thread, t_warp, t_shared, t_staged});
-      md << t_fused << " | " << t_global << " | " << t_compacted << " | " << t_warp << " | " << t_shared << " | " << t_staged << " | "
+      md << t_fused << " | " << t_global << " | " << t_compacted << " | " << t_warp << " | " << t_shared << " | "
+         << t_staged << " | "
          << (fastest == t_thread   ? "fused (thread)"
              : fastest == t_warp   ? "fused (warp)"
              : fastest == t_shared ? "fused (shared LU)"
                                    : "staged")
          << " |\n";
-      std::cerr << "  fused " << t_fused << " s, global scratch " << t_global << " s, compacted " << t_compacted << " s, warp " << t_warp
-                << " s, shared LU " << t_shared << " s, staged " << t_staged << " s\n";
+      std::cerr << "  fused " << t_fused << " s, global scratch " << t_global << " s, compacted " << t_compacted
+                << " s, warp " << t_warp << " s, shared LU " << t_shared << " s, staged " << t_staged << " s\n";
     } else {
       md << "- | - | - | - | - | - | - |\n";
     }

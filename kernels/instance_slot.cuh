@@ -16,9 +16,9 @@ struct InstanceSlot {
 
 // Slot `local` of `slot_bytes` in `chunk_scratch`; with `gather` its q and v are filled from the SoA tables.
 __device__ inline InstanceSlot instance_slot(const CompiledModel& model, unsigned char* chunk_scratch,
-                                             unsigned long long slot_bytes, long long local,
-                                             long long instance, long long total, const double* initial_q,
-                                             const double* initial_v, bool gather) {
+                                             unsigned long long slot_bytes, long long local, long long instance,
+                                             long long total, const double* initial_q, const double* initial_v,
+                                             bool gather) {
   unsigned char* scratch = chunk_scratch + local * slot_bytes;
   double* q = reinterpret_cast<double*>(scratch + slot_bytes) - (model.nq + model.nv);
   double* v = q + model.nq;

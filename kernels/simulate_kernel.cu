@@ -1,3 +1,5 @@
+#include "simulate_kernel.cuh"
+
 #include <thrust/copy.h>
 #include <thrust/execution_policy.h>
 #include <thrust/iterator/counting_iterator.h>
@@ -6,7 +8,6 @@
 #include "ensemble/simulate_instance.hpp"
 #include "ensemble/strided_constants.hpp"
 #include "instance_slot.cuh"
-#include "simulate_kernel.cuh"
 
 namespace myriad::cuda {
 
@@ -38,8 +39,7 @@ __global__ void simulate_kernel(const SimulateParams p) {
                              p.initial_v, p.first_launch));
 }
 
-// Slots in the thread's local memory (simulate_kernel.cuh says why), for one launch from the start to the
-// end.
+// Slots in the thread's local memory (simulate_kernel.cuh says why), for one launch from the start to the end.
 __global__ void simulate_kernel_thread_local(const SimulateParams p) {
   const long long local = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
   if (local >= p.n_live) return;

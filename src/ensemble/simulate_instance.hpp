@@ -196,9 +196,9 @@ struct LoopSignalRecorder {
 // Integrates the pieces between input breakpoints (dynamics/time_breakpoints.hpp) with one adaptive method;
 // `integrate(t_begin, times, count, observer, integration_progress)` integrates the state it holds from t_begin to
 // times[count - 1], resumably (integrators/integration_progress.hpp); times is a SegmentTimes over output_times
-// (integrators/output_times.hpp). Stops when the integration's budget is
-// used up (progress.finished stays false) and carries on from there in a later call with the same progress; the
-// budget left over from one segment passes to the next. When finished: progress.finished, progress.status.
+// (integrators/output_times.hpp). Stops when the integration's budget is used up (progress.finished stays false)
+// and carries on from there in a later call with the same progress; the budget left over from one segment passes
+// to the next. When finished: progress.finished, progress.status.
 template <class K, class Observer, class Integrate>
 MYRIAD_HD void integrate_piecewise(const CompiledModel& model, const K& k, const double* output_times,
                                    int n_output_times, Observer& observer,
