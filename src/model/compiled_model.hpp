@@ -7,17 +7,9 @@
 // forward loop over k visits parents before children.
 #include <type_traits>
 
-namespace myriad {
+#include "model/model_limits.hpp"  // the capacities kMaxBodies, kMaxForces, ... and why they are what they are
 
-constexpr int kMaxBodies = 1024;
-constexpr int kMaxForces = 512;
-constexpr int kMaxTimeFunctions = 1024;
-constexpr int kMaxOutputs = 256;
-constexpr int kMaxLoops = 512;
-constexpr int kMaxDrivers = 64;
-constexpr int kMaxConstraints = 2048;       // scalar constraint equations m (loops + drivers)
-constexpr int kMaxConstraintSlots = 16384;  // structural non-zeros of all loops' Jacobian rows, one row each
-constexpr int kMaxIndependent = 64;         // degrees of freedom of a model with loops
+namespace myriad {
 
 // Joint constants block (offsets from CompiledJoint::constants).
 enum JointConstant : int {

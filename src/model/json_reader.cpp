@@ -6,6 +6,8 @@
 #include <limits>
 #include <set>
 
+#include "model/json_limits.hpp"
+
 namespace myriad {
 
 namespace {
@@ -55,6 +57,7 @@ std::string without_exception_tag(const std::string& what) {
 }  // namespace
 
 Json parse_json_document(const std::string& text, const std::string& file) {
+  check_json_limits(text, file);
   ParsePosition position;
   const Json::parser_callback_t track = [&](int, Json::parse_event_t event, Json& parsed) {
     switch (event) {

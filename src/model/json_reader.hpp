@@ -18,6 +18,8 @@ using Json = nlohmann::ordered_json;
 // Parses a whole document. Malformed JSON -> ModelError at "/" with the parser's line, column and byte; a
 // number too large for a double or a key repeated within one object -> ModelError at that value's pointer
 // (nlohmann would keep the last duplicate silently, and the format promises that no typo passes silently).
+// Before parsing, the text is checked against the JSON limits of model/model_limits.hpp (check_json_limits:
+// depth, members and elements per container, values), so parsing is linear and never deeply recursive.
 // O(text size).
 Json parse_json_document(const std::string& text, const std::string& file);
 

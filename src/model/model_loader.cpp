@@ -1,5 +1,8 @@
 #include "model/model_loader.hpp"
 
+#include <sys/stat.h>
+
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -9,8 +12,10 @@
 #include "model/joint_tree.hpp"
 #include "model/json_reader.hpp"
 #include "model/loop_reading.hpp"
+#include "model/model_limits.hpp"
 #include "model/model_reading.hpp"
 #include "model/model_validation.hpp"
+#include "model/number_text.hpp"
 #include "model/output_reading.hpp"
 
 namespace myriad {
@@ -89,11 +94,22 @@ double read_positive(const JsonNode& object, const std::string& key, double fall
   return value;
 }
 
+// A grid of more than kMaxOutputTimes would be refused by every run; say so at load, where `info` shows it.
+void check_output_grid(const JsonNode& node, const SimulationDefaults& simulation) {
+  const std::size_t times = output_time_count(0.0, simulation.t_end, simulation.dt_out);
+  if (times <= kMaxOutputTimes) return;
+  const JsonNode at = node.has("dt_out") ? node.at("dt_out") : node.at("t_end");
+  at.fail("t_end = " + number_text(simulation.t_end) + " and dt_out = " + number_text(simulation.dt_out) +
+          " give " + (times == kOutputTimeCountUnbounded ? "more than 2^53" : std::to_string(times)) +
+          " output times, more than the " + std::to_string(kMaxOutputTimes) + " a run may have");
+}
+
 SimulationDefaults read_simulation(const JsonNode& node) {
   node.allow_keys({"t_end", "dt_out", "integrator", "h", "rtol", "atol"}, "simulation");
   SimulationDefaults simulation;
   simulation.t_end = read_positive(node, "t_end", simulation.t_end);
   simulation.dt_out = read_positive(node, "dt_out", simulation.dt_out);
+  check_output_grid(node, simulation);
   if (node.has("integrator")) {
     const std::vector<std::string> integrators = {"rk4", "dopri5", "rn4", "ros2w"};
     simulation.integrator =
@@ -105,10 +121,34 @@ SimulationDefaults read_simulation(const JsonNode& node) {
   return simulation;
 }
 
+// The largest number of entries of each section (model/model_limits.hpp).
+struct SectionLimit {
+  const char* key;
+  int limit;
+};
+const SectionLimit kSectionLimits[] = {{"parameters", kMaxParameters}, {"bodies", kMaxBodies},
+                                       {"joints", kMaxBodies},         {"forces", kMaxForces},
+                                       {"outputs", kMaxOutputs},       {"loops", kMaxLoops},
+                                       {"drivers", kMaxDrivers},       {"independent", kMaxIndependent}};
+
+// Refuses a section with more entries than a model may have before any entry is read, so that nothing
+// downstream (name tables, the compiled model's fixed-size arrays) meets a count it cannot hold.
+void check_section_sizes(const JsonNode& root) {
+  for (const SectionLimit& section : kSectionLimits) {
+    if (!root.has(section.key)) continue;
+    const JsonNode node = root.at(section.key);
+    const Json& json = node.json();
+    if ((json.is_array() || json.is_object()) && json.size() > static_cast<size_t>(section.limit))
+      node.fail(std::to_string(json.size()) + " " + section.key + ", more than the " +
+                std::to_string(section.limit) + " a model may have");
+  }
+}
+
 Model read_model(const JsonNode& root, const std::string& file_name) {
   root.expect_object();
   check_format_and_version(root);
   root.allow_keys(kTopLevelKeys);
+  check_section_sizes(root);
 
   Model model;
   model.source_file = file_name;
@@ -154,14 +194,27 @@ Model load_model_file(const std::string& path) {
   // stdio rather than iostreams: errno is then reliably the reason the open or the read failed.
   std::FILE* file = std::fopen(path.c_str(), "rb");
   if (file == nullptr) throw ModelError(path, "/", std::string("cannot open file: ") + std::strerror(errno));
+  struct stat status {};
+  if (fstat(fileno(file), &status) == 0 && S_ISDIR(status.st_mode)) {
+    std::fclose(file);
+    throw ModelError(path, "/", "is a directory, not a model file");
+  }
+  // At most one byte past the limit, so that a file without end (/dev/zero, a pipe) is refused, not read.
   std::string text;
   char buffer[65536];
   size_t count = 0;
-  while ((count = std::fread(buffer, 1, sizeof buffer, file)) > 0) text.append(buffer, count);
+  while (text.size() <= kMaxModelFileBytes &&
+         (count =
+              std::fread(buffer, 1, std::min(sizeof buffer, kMaxModelFileBytes + 1 - text.size()), file)) > 0)
+    text.append(buffer, count);
   const bool failed = std::ferror(file) != 0;
   const int read_errno = errno;
   std::fclose(file);
   if (failed) throw ModelError(path, "/", std::string("cannot read file: ") + std::strerror(read_errno));
+  if (text.size() > kMaxModelFileBytes)
+    throw ModelError(
+        path, "/",
+        "file exceeds " + std::to_string(kMaxModelFileBytes) + " bytes (the limit for a model file)");
   return load_model_text(text, path);
 }
 
