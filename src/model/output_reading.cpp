@@ -41,6 +41,27 @@ std::vector<std::string> output_keys(OutputKind kind) {
   return {};
 }
 
+// Output names are written unquoted as CSV fields: columns of the result's header `instance,time,<names>` and
+// values of the summary's and KPIs' `signal` column. So a name may not hold what would split or quote a field
+// (a comma, a double quote), end a row (a line break or any other control character), be trimmed away by a
+// reader (leading or trailing spaces), or repeat one of the result's own columns.
+void check_output_name(const JsonNode& node, const std::string& name) {
+  const std::string shown = "output name " + node.json().dump();  // JSON-escaped, so control characters show
+  for (const char c : name) {
+    const unsigned char byte = static_cast<unsigned char>(c);
+    if (c == ',' || c == '"' || byte < 0x20 || byte == 0x7F)
+      node.fail(shown + " contains " +
+                (c == ','   ? "a comma"
+                 : c == '"' ? "a double quote"
+                            : "a control character") +
+                " (output names are CSV columns: no commas, double quotes or control characters)");
+  }
+  if (name.front() == ' ' || name.back() == ' ')
+    node.fail(shown + " begins or ends with a space (output names are CSV columns)");
+  if (name == "instance" || name == "time")
+    node.fail(shown + " is a column the result CSV already has (instance, time)");
+}
+
 void read_joint_signal(const JsonNode& node, Output& output, const ReadContext& context) {
   output.joint = resolve_name(node.at("joint"), context.joints);
   const Joint& joint = (*context.joint_list)[static_cast<size_t>(output.joint)];
@@ -94,6 +115,7 @@ std::vector<Output> read_outputs(const JsonNode& outputs, const ReadContext& con
     node.allow_keys(output_keys(output.kind),
                     "a " + output_type_names()[static_cast<size_t>(output.kind)] + " output");
     output.name = read_entry_name(node, names, index++);
+    check_output_name(node.at("name"), output.name);
     switch (output.kind) {
       case OutputKind::joint_coordinate:
       case OutputKind::joint_velocity:
