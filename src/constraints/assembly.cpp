@@ -2,10 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
-#include <sstream>
 #include <stdexcept>
 
 #include "constraints/constraint_equations.hpp"
+#include "model/number_text.hpp"
 #include "reference/reference_dynamics.hpp"
 
 namespace myriad::constraints {
@@ -14,12 +14,6 @@ namespace {
 
 using Eigen::MatrixXd;
 using Eigen::VectorXd;
-
-std::string text(double value) {
-  std::ostringstream s;
-  s << value;
-  return s.str();
-}
 
 MatrixXd columns(const MatrixXd& G, const std::vector<int>& which) {
   MatrixXd out(G.rows(), static_cast<Eigen::Index>(which.size()));
@@ -182,15 +176,15 @@ AssemblyResult assemble(const Model& model, double t, const VectorXd& q_guess, c
     if (result.iterations >= options.max_iterations)
       return fail(result, AssemblyStatus::not_converged,
                   "Newton did not converge in " + std::to_string(options.max_iterations) +
-                      " iterations: max |Phi| = " + text(result.residual) + " (tolerance " +
-                      text(options.tolerance) + ")");
+                      " iterations: max |Phi| = " + number_text(result.residual) + " (tolerance " +
+                      number_text(options.tolerance) + ")");
     const MatrixXd G_u = columns(c.G, result.dependent);
     const int rank = numerical_rank(G_u, c.G, options.rank_tolerance);
     if (rank < m)
       return fail(result, AssemblyStatus::singular,
                   "Phi_u is singular (rank " + std::to_string(rank) + " of " + std::to_string(m) +
                       ") at Newton iteration " + std::to_string(result.iterations) +
-                      " (max |Phi| = " + text(result.residual) + ")");
+                      " (max |Phi| = " + number_text(result.residual) + ")");
     const VectorXd du = G_u.fullPivLu().solve(-c.phi);
     result.q = advance_coordinates(model, result.q, scatter(du));
     ++result.iterations;
@@ -203,7 +197,7 @@ AssemblyResult assemble(const Model& model, double t, const VectorXd& q_guess, c
   if (rank < m)
     return fail(result, AssemblyStatus::singular,
                 "Phi_u is singular at the solution (rank " + std::to_string(rank) + " of " +
-                    std::to_string(m) + ", condition number " + text(result.condition) + ")");
+                    std::to_string(m) + ", condition number " + number_text(result.condition) + ")");
 
   // Velocity analysis: G_u v_u = -(G_v v_v + Phi_t).
   VectorXd v_independent_part = result.v;

@@ -1,11 +1,13 @@
 #include "constraints/constraint_equations.hpp"
-#include "reference/eigen_conversions.hpp"
 
 #include <cmath>
 #include <stdexcept>
 
+#include "model/model_error.hpp"
 #include "model/model_geometry.hpp"
+#include "model/model_pointers.hpp"
 #include "model/time_function_packing.hpp"
+#include "reference/eigen_conversions.hpp"
 #include "reference/reference_dynamics.hpp"
 
 namespace myriad::constraints {
@@ -124,14 +126,16 @@ void in_plane_basis(const Vector3& axis, Vector3d& e1, Vector3d& e2) {
   e2 = to_eigen(b);
 }
 
-void loop_rows(const Model& model, const Loop& loop, const Kinematics& k, int row,
-               ConstraintEvaluation& out) {
+void loop_rows(const Model& model, int loop_index, const Kinematics& k, int row, ConstraintEvaluation& out) {
+  const Loop& loop = model.loops[static_cast<size_t>(loop_index)];
   if (loop.type == LoopType::distance || loop.type == LoopType::rod) {
     const Moving D = difference(k.point(loop.body2, vec(loop.point2)), k.point(loop.body1, vec(loop.point1)));
     const double length = D.value.norm();
     if (!(length > 0.0))
-      throw std::domain_error("constraints: " + std::string(loop_type_name(loop.type)) + " '" + loop.name +
-                              "' has zero length at this configuration");
+      throw ModelError(model.source_file, loop_pointer(model, loop_index),
+                       std::string(loop_type_name(loop.type)) + " '" + loop.name +
+                           "' has zero length at this configuration (its two points coincide; its direction, "
+                           "and so its Jacobian, is undefined)");
     const Vector3d e = D.value / length;
     const double along = e.dot(D.rate);
     out.phi[row] = length - loop.length.value;
@@ -140,7 +144,6 @@ void loop_rows(const Model& model, const Loop& loop, const Kinematics& k, int ro
     out.gamma[row] = -(e.dot(D.bias) + (D.rate.squaredNorm() - along * along) / length);
     return;
   }
-  (void)model;
   const FrameOnBody f1 = frame_on_body(loop.frame1), f2 = frame_on_body(loop.frame2);
   const Moving P1 = k.point(loop.body1, f1.origin), P2 = k.point(loop.body2, f2.origin);
   const Moving D = difference(P2, P1);
@@ -154,15 +157,15 @@ void loop_rows(const Model& model, const Loop& loop, const Kinematics& k, int ro
       // components).
       Vector3d e1, e2;
       in_plane_basis(loop.axis, e1, e2);
-      const Moving a1 = k.direction(loop.body1, f1.R * vec(loop.axis).normalized());
+      const Moving a1 = k.direction(loop.body1, f1.R * to_eigen(unit_vector3(loop.axis)));
       dot_row(k.direction(loop.body2, f2.R * e1), a1, row + 3, out);
       dot_row(k.direction(loop.body2, f2.R * e2), a1, row + 4, out);
       break;
     }
     case LoopType::cut_universal: {
       vector_rows(D, row, out);
-      const Moving a1 = k.direction(loop.body1, f1.R * vec(loop.axis).normalized());
-      const Moving a2 = k.direction(loop.body2, f2.R * vec(loop.axis2).normalized());
+      const Moving a1 = k.direction(loop.body1, f1.R * to_eigen(unit_vector3(loop.axis)));
+      const Moving a2 = k.direction(loop.body2, f2.R * to_eigen(unit_vector3(loop.axis2)));
       dot_row(a1, a2, row + 3, out);
       break;
     }
@@ -201,6 +204,15 @@ std::vector<std::string> constraint_labels(const Model& model) {
   return labels;
 }
 
+std::vector<std::string> constraint_pointers(const Model& model) {
+  std::vector<std::string> pointers;
+  for (size_t l = 0; l < model.loops.size(); ++l)
+    pointers.insert(pointers.end(), static_cast<size_t>(loop_equation_count(model.loops[l].type)),
+                    loop_pointer(model, static_cast<int>(l)));
+  for (size_t d = 0; d < model.drivers.size(); ++d) pointers.push_back(driver_pointer(static_cast<int>(d)));
+  return pointers;
+}
+
 ConstraintEvaluation evaluate_constraints(const Model& model, double t, const VectorXd& q,
                                           const VectorXd& v) {
   const reference::CoordinateLayout layout = reference::coordinate_layout(model);
@@ -212,9 +224,9 @@ ConstraintEvaluation evaluate_constraints(const Model& model, double t, const Ve
                            VectorXd::Zero(m)};
   const Kinematics k(model, q, v);
   int row = 0;
-  for (const Loop& loop : model.loops) {
-    loop_rows(model, loop, k, row, out);
-    row += loop_equation_count(loop.type);
+  for (size_t l = 0; l < model.loops.size(); ++l) {
+    loop_rows(model, static_cast<int>(l), k, row, out);
+    row += loop_equation_count(model.loops[l].type);
   }
   for (const Driver& driver : model.drivers) {
     const Joint& joint = model.joints[static_cast<size_t>(driver.joint)];

@@ -30,6 +30,10 @@ int constraint_count(const Model& model);
 // One label per row, e.g. "loop 'closure' (cut_revolute) equation 4", "driver 'crank'"; for messages. O(m).
 std::vector<std::string> constraint_labels(const Model& model);
 
+// One JSON pointer per row: the loop ("/loops/2", by Loop::file_index) or driver ("/drivers/0") it belongs
+// to; for errors that must name the entry of the model file. O(m).
+std::vector<std::string> constraint_pointers(const Model& model);
+
 struct ConstraintEvaluation {
   Eigen::VectorXd phi;    // (m) Phi(q, t)
   Eigen::MatrixXd G;      // (m x nv) dPhi/dq mapped to velocity coordinates
@@ -38,8 +42,8 @@ struct ConstraintEvaluation {
 };
 
 // All four at (t, q, v). O(m * bodies * nv) (one point Jacobian per constrained point). Throws
-// std::invalid_argument for wrongly sized q or v (as the reference path), and std::domain_error when a
-// distance or rod has zero current length (its Jacobian is undefined there).
+// std::invalid_argument for wrongly sized q or v (as the reference path), and a ModelError naming the model's
+// file and the loop when a distance or rod has zero current length (its Jacobian is undefined there).
 ConstraintEvaluation evaluate_constraints(const Model& model, double t, const Eigen::VectorXd& q,
                                           const Eigen::VectorXd& v);
 

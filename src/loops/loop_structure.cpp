@@ -2,11 +2,13 @@
 
 #include <algorithm>
 #include <functional>
-#include <stdexcept>
 #include <string>
 
 #include "constraints/assembly.hpp"
+#include "constraints/assembly_diagnosis.hpp"
 #include "constraints/constraint_equations.hpp"
+#include "model/model_error.hpp"
+#include "model/model_pointers.hpp"
 
 namespace myriad::loops {
 namespace {
@@ -14,7 +16,13 @@ namespace {
 // Models with at most this many equations are assembled densely at compile time whatever their partition.
 constexpr int kDenseAssemblyLimit = 128;
 
-void fail(const std::string& what) { throw std::invalid_argument("compile: " + what); }
+// Everything refused here comes from the model file: the message names it and the responsible entry.
+[[noreturn]] void fail(const Model& model, const std::string& pointer, const std::string& reason) {
+  throw ModelError(model.source_file, pointer, reason);
+}
+
+// Where a model's degrees of freedom are set: the named independent coordinates, else the joints.
+std::string dof_pointer(const Model& model) { return model.independent.empty() ? "/joints" : "/independent"; }
 
 // Velocity columns of the joints from tree body `body` up to (not including) `stop` (-1: to the root), in walk
 // order, with the bodies visited.
@@ -25,8 +33,9 @@ void path_columns(const CompiledModel& c, int body, int stop, std::vector<int>& 
   }
 }
 
-// Maximum matching of rows to dependent columns by augmenting paths (Kuhn). O(m * nnz).
-bool perfect_matching(int m, const std::vector<std::vector<int>>& row_deps, std::vector<int>& row_of_dep) {
+// Maximum matching of rows to dependent columns by augmenting paths (Kuhn). O(m * nnz). Returns the first row
+// left unmatched, or -1 when the matching is perfect.
+int perfect_matching(int m, const std::vector<std::vector<int>>& row_deps, std::vector<int>& row_of_dep) {
   row_of_dep.assign(static_cast<size_t>(m), -1);
   std::vector<int> seen(static_cast<size_t>(m), -1);
   std::function<bool(int, int)> augment = [&](int row, int stamp) {
@@ -41,8 +50,8 @@ bool perfect_matching(int m, const std::vector<std::vector<int>>& row_deps, std:
     return false;
   };
   for (int r = 0; r < m; ++r)
-    if (!augment(r, r)) return false;
-  return true;
+    if (!augment(r, r)) return r;
+  return -1;
 }
 
 // Strongly connected components of the graph row -> rows it needs first, in an order where every component
@@ -116,17 +125,30 @@ void build_loop_structure(const Model& model, const std::vector<int>& loop_const
   CompiledConstraints& c = compiled.constraints;
   c = CompiledConstraints{};
   if (model.loops.empty() && model.drivers.empty()) return;
-  if (compiled.has_quaternions)
-    fail("model '" + model.name +
-         "' has loops or drivers and a spherical or free joint; the fast path's loop code needs joints whose "
-         "coordinates are their own rates (use a universal + revolute chain, or the reference backend)");
-  if (model.loops.size() > static_cast<size_t>(kMaxLoops)) fail("more than " + std::to_string(kMaxLoops) + " loops");
+  if (compiled.has_quaternions) {
+    size_t j = 0;
+    while (model.joints[j].type != JointType::spherical && model.joints[j].type != JointType::free) ++j;
+    fail(model, joint_pointer(model, static_cast<int>(j)),
+         std::string("joint '") + model.joints[j].name + "' is " + joint_type_name(model.joints[j].type) +
+             ", and the model has loops or drivers: their code needs joints whose coordinates are their own "
+             "rates (use a universal + revolute chain instead)");
+  }
+  if (model.loops.size() > static_cast<size_t>(kMaxLoops))
+    fail(model, "/loops",
+         std::to_string(model.loops.size()) + " loops, more than the " + std::to_string(kMaxLoops) +
+             " a model may have");
   if (model.drivers.size() > static_cast<size_t>(kMaxDrivers))
-    fail("more than " + std::to_string(kMaxDrivers) + " drivers");
+    fail(model, "/drivers",
+         std::to_string(model.drivers.size()) + " drivers, more than the " + std::to_string(kMaxDrivers) +
+             " a model may have");
   const int m = constraints::constraint_count(model);
   const int nv = compiled.nv;
-  if (m > kMaxConstraints)
-    fail(std::to_string(m) + " constraint equations, more than " + std::to_string(kMaxConstraints));
+  if (m > kMaxConstraints) {
+    const std::vector<std::string> pointers = constraints::constraint_pointers(model);
+    fail(model, pointers[static_cast<size_t>(kMaxConstraints)],
+         "the loops and drivers have " + std::to_string(m) + " constraint equations, more than the " +
+             std::to_string(kMaxConstraints) + " a model may have (this entry passes the limit)");
+  }
   c.m = m;
   c.n_loops = static_cast<int>(model.loops.size());
   c.n_drivers = static_cast<int>(model.drivers.size());
@@ -135,6 +157,12 @@ void build_loop_structure(const Model& model, const std::vector<int>& loop_const
 
   // Structural columns, loop by loop (shared by the loop's rows), then one per driver.
   std::vector<int> slots;
+  const auto fail_slots = [&](const std::string& pointer) {
+    fail(model, pointer,
+         "the loops' Jacobian rows have more than " + std::to_string(kMaxConstraintSlots) +
+             " structural columns in all (each loop's count is the joint coordinates on its two paths to the "
+             "root; this entry passes the limit)");
+  };
   std::vector<std::vector<int>> row_columns(static_cast<size_t>(m));
   int row = 0, values = 0;
   auto tree = [&](int body) { return body < 0 ? -1 : compiled.tree_body[body]; };
@@ -171,6 +199,8 @@ void build_loop_structure(const Model& model, const std::vector<int>& loop_const
     cl.lca = lca;
     cl.lca_slot = lca_slot;
     slots.insert(slots.end(), columns.begin(), columns.end());
+    if (slots.size() > static_cast<size_t>(kMaxConstraintSlots))
+      fail_slots(loop_pointer(model, static_cast<int>(l)));
     for (int r = 0; r < cl.rows; ++r, ++row) {
       c.row_slots[row] = cl.slot_start;
       c.row_width[row] = cl.slots;
@@ -187,14 +217,13 @@ void build_loop_structure(const Model& model, const std::vector<int>& loop_const
     cd.row = row;
     cd.slot_start = static_cast<int>(slots.size());
     slots.push_back(cd.v_index);
+    if (slots.size() > static_cast<size_t>(kMaxConstraintSlots))
+      fail_slots(driver_pointer(static_cast<int>(d)));
     c.row_slots[row] = cd.slot_start;
     c.row_width[row] = 1;
     c.row_values[row] = values++;
     row_columns[static_cast<size_t>(row)] = {cd.v_index};
   }
-  if (slots.size() > static_cast<size_t>(kMaxConstraintSlots))
-    fail(std::to_string(slots.size()) + " structural Jacobian columns over all loops, more than " +
-         std::to_string(kMaxConstraintSlots));
   std::copy(slots.begin(), slots.end(), c.slot_column);
   c.n_slots = static_cast<int>(slots.size());
   c.n_values = values;
@@ -207,9 +236,13 @@ void build_loop_structure(const Model& model, const std::vector<int>& loop_const
   std::vector<int> independent;
   if (!c.named_independent || m <= kDenseAssemblyLimit) {
     const constraints::AssemblyResult assembly = constraints::assemble(model);
-    if (assembly.status != constraints::AssemblyStatus::ok)
-      fail("model '" + model.name + "' does not assemble at its initial state (" +
-           constraints::assembly_status_name(assembly.status) + "): " + assembly.message);
+    if (assembly.status != constraints::AssemblyStatus::ok) {
+      const constraints::AssemblyBlame blame = constraints::blame_assembly_failure(model, 0.0, assembly);
+      fail(model, blame.pointer,
+           "the model does not assemble at its initial state (" +
+               std::string(constraints::assembly_status_name(assembly.status)) + "): " + assembly.message +
+               blame.detail);
+    }
     independent = assembly.independent;
   } else {
     for (const IndependentCoordinate& named : model.independent)
@@ -217,12 +250,17 @@ void build_loop_structure(const Model& model, const std::vector<int>& loop_const
   }
   std::sort(independent.begin(), independent.end());
   if (std::adjacent_find(independent.begin(), independent.end()) != independent.end())
-    fail("model '" + model.name + "' names an independent coordinate twice");
+    fail(model, "/independent", "an independent coordinate is named twice");
   if (static_cast<int>(independent.size()) > kMaxIndependent)
-    fail(std::to_string(independent.size()) + " degrees of freedom, more than " + std::to_string(kMaxIndependent));
+    fail(model, dof_pointer(model),
+         std::to_string(independent.size()) +
+             " degrees of freedom (independent coordinates), more than the " +
+             std::to_string(kMaxIndependent) + " a model with loops or drivers may have");
   if (static_cast<int>(independent.size()) != nv - m)
-    fail("the partition leaves " + std::to_string(nv - static_cast<int>(independent.size())) +
-         " dependent coordinates for " + std::to_string(m) + " equations");
+    fail(model, dof_pointer(model),
+         std::to_string(independent.size()) + " independent coordinates leave " +
+             std::to_string(nv - static_cast<int>(independent.size())) + " dependent ones for " +
+             std::to_string(m) + " constraint equations (nv = " + std::to_string(nv) + ")");
   c.n_independent = static_cast<int>(independent.size());
   std::vector<int> role(static_cast<size_t>(nv), 0), dependent_columns;
   for (int i = 0; i < c.n_independent; ++i) {
@@ -243,8 +281,13 @@ void build_loop_structure(const Model& model, const std::vector<int>& loop_const
       if (dep_position[static_cast<size_t>(col)] >= 0)
         row_deps[static_cast<size_t>(r)].push_back(dep_position[static_cast<size_t>(col)]);
   std::vector<int> row_of_dep;
-  if (!perfect_matching(m, row_deps, row_of_dep))
-    fail("model '" + model.name + "': the dependent coordinates cannot be matched to the constraint equations");
+  const int unmatched = perfect_matching(m, row_deps, row_of_dep);
+  if (unmatched >= 0)
+    fail(model, dof_pointer(model),
+         "the dependent coordinates cannot be matched to the constraint equations: " +
+             constraints::constraint_labels(model)[static_cast<size_t>(unmatched)] + " (" +
+             constraints::constraint_pointers(model)[static_cast<size_t>(unmatched)] +
+             ") has no dependent coordinate left to solve for (name other independent coordinates)");
   std::vector<std::vector<int>> needs(static_cast<size_t>(m));
   for (int r = 0; r < m; ++r)
     for (int d : row_deps[static_cast<size_t>(r)]) {
@@ -278,10 +321,14 @@ void build_loop_structure(const Model& model, const std::vector<int>& loop_const
   for (size_t s = 0; s < slots.size(); ++s) c.slot_role[s] = role[static_cast<size_t>(slots[s])];
   // Rods couple their two bodies' accelerations through the lumped inertia, which the articulated-body
   // recursions of the standard method cannot take; the reduction adds it to Kane's equations.
-  if (c.n_rods > 0 && c.largest_block > kReductionLargestBlock)
-    fail("model '" + model.name + "' has rods and a dependent block of " + std::to_string(c.largest_block) +
-         " coordinates; rods need the reduction method (blocks up to " + std::to_string(kReductionLargestBlock) +
-         ")");
+  if (c.n_rods > 0 && c.largest_block > kReductionLargestBlock) {
+    size_t rod = 0;
+    while (model.loops[rod].type != LoopType::rod) ++rod;
+    fail(model, loop_pointer(model, static_cast<int>(rod)),
+         "rod '" + model.loops[rod].name + "' in a model whose loops couple " +
+             std::to_string(c.largest_block) + " dependent coordinates in one block; rods need the " +
+             "reduction method, which takes blocks of up to " + std::to_string(kReductionLargestBlock));
+  }
   c.method = c.largest_block <= kReductionLargestBlock ? kLoopMethodReduction : kLoopMethodStandard;
 }
 

@@ -16,14 +16,17 @@
 
 namespace myriad::loops {
 
-// Fills compiled.constraints for `model` (parameters applied) whose joints, bodies and time functions are already
-// laid out in `compiled`; `driver_functions` holds the compiled time-function index of each driver and
-// `loop_constants` the offset of each loop's constants block. Independent coordinates: Model::independent, or
-// when the model names none, those partition_coordinates picks on the Jacobian at the assembled initial state.
-// Throws std::invalid_argument (naming the loop or the reason) when capacities are exceeded, a loop joins
-// quaternion joints (the fast path's loop code needs q == v coordinates), assembly fails, or the named
-// independent coordinates do not leave a square non-singular G_u. Models with more than 128 equations that name
-// their independent coordinates are not assembled here (dense, O(m^3)); their instances assemble themselves.
+// Fills compiled.constraints for `model` (parameters applied) whose joints, bodies and time functions are
+// already laid out in `compiled`; `driver_functions` holds the compiled time-function index of each driver
+// and `loop_constants` the offset of each loop's constants block. Independent coordinates:
+// Model::independent, or when the model names none, those partition_coordinates picks on the Jacobian at the
+// assembled initial state. Throws ModelError (model.source_file, the JSON pointer of the responsible loop,
+// driver, joint or `independent`, and the reason with its numbers) when capacities are exceeded, a loop joins
+// quaternion joints (the fast path's loop code needs q == v coordinates), assembly fails
+// (constraints/assembly_diagnosis.hpp names the loop with the largest residual or the first dependent one),
+// or the named independent coordinates do not leave a square non-singular G_u. Models with more than 128
+// equations that name their independent coordinates are not assembled here (dense, O(m^3)); their instances
+// assemble themselves.
 void build_loop_structure(const Model& model, const std::vector<int>& loop_constants,
                           const std::vector<int>& driver_functions, CompiledModel& compiled);
 

@@ -5,7 +5,9 @@
 #include <string>
 
 #include "loops/loop_structure.hpp"
+#include "model/model_error.hpp"
 #include "model/model_geometry.hpp"
+#include "model/model_pointers.hpp"
 #include "model/time_function_packing.hpp"
 #include "spatial/quaternion.hpp"
 
@@ -21,10 +23,13 @@ void append(std::vector<double>& out, const Mat3<double>& m) {
 
 int as_int(size_t n) { return static_cast<int>(n); }
 
-void require_capacity(size_t count, int capacity, const char* what) {
+// The loader refuses sections over these counts already (model/model_limits.hpp); models built in code meet
+// them here, named the same way.
+void require_capacity(const Model& model, size_t count, int capacity, const char* section) {
   if (count > static_cast<size_t>(capacity))
-    throw std::invalid_argument(std::string("model has ") + std::to_string(count) + " " + what +
-                                ", more than the compiled capacity of " + std::to_string(capacity));
+    throw ModelError(model.source_file, std::string("/") + section,
+                     std::to_string(count) + " " + section + ", more than the " + std::to_string(capacity) +
+                         " a model may have");
 }
 
 // One walk over the model lays out the constants and, when `compiled` is given, records the offsets and
@@ -84,11 +89,16 @@ void lay_out(const Model& model, CompiledModel* compiled, std::vector<double>& k
   }
 
   int n_time_functions = 0;
-  auto add_time_function = [&](const TimeFunction& f) {
+  // `pointer`: where the function is in the file, named when it is one too many.
+  auto add_time_function = [&](const TimeFunction& f, const std::string& pointer) {
     const int offset = as_int(k.size());
     const int points = pack_time_function(f, k);
     if (compiled) {
-      require_capacity(static_cast<size_t>(n_time_functions) + 1, kMaxTimeFunctions, "time functions");
+      if (n_time_functions >= kMaxTimeFunctions)
+        throw ModelError(model.source_file, pointer,
+                         "time function " + std::to_string(n_time_functions + 1) + " of the model (ground " +
+                             "motions, actuators and driver functions count), more than the " +
+                             std::to_string(kMaxTimeFunctions) + " a model may have");
       compiled->time_functions[n_time_functions] = {static_cast<int>(f.kind), offset, points};
     }
     return n_time_functions++;
@@ -107,8 +117,8 @@ void lay_out(const Model& model, CompiledModel* compiled, std::vector<double>& k
         k.insert(k.end(), {f.stiffness.value, f.damping.value, f.free_length.value});
         append(k, unit_vector3(f.end1.motion_direction));
         append(k, unit_vector3(f.end2.motion_direction));
-        if (f.end1.moves) c.motion1 = add_time_function(f.end1.motion);
-        if (f.end2.moves) c.motion2 = add_time_function(f.end2.motion);
+        if (f.end1.moves) c.motion1 = add_time_function(f.end1.motion, force_pointer(as_int(i)) + "/motion1");
+        if (f.end2.moves) c.motion2 = add_time_function(f.end2.motion, force_pointer(as_int(i)) + "/motion2");
         break;
       case ForceType::rsda: {
         const Joint& joint = model.joints[static_cast<size_t>(f.joint)];
@@ -119,7 +129,10 @@ void lay_out(const Model& model, CompiledModel* compiled, std::vector<double>& k
       }
       case ForceType::joint_actuator: break;
     }
-    if (f.has_actuator || f.type == ForceType::joint_actuator) c.actuator = add_time_function(f.actuator);
+    if (f.has_actuator || f.type == ForceType::joint_actuator)
+      c.actuator = add_time_function(
+          f.actuator,
+          force_pointer(as_int(i)) + (f.type == ForceType::joint_actuator ? "/function" : "/actuator"));
     if (compiled) compiled->forces[i] = c;
   }
 
@@ -158,8 +171,8 @@ void lay_out(const Model& model, CompiledModel* compiled, std::vector<double>& k
     k.push_back(points ? loop.length.value : 0.0);
     k.push_back(loop.type == LoopType::rod ? loop.mass.value : 0.0);
   }
-  for (const Driver& driver : model.drivers) {
-    const int index = add_time_function(driver.function);
+  for (size_t d = 0; d < model.drivers.size(); ++d) {
+    const int index = add_time_function(model.drivers[d].function, driver_pointer(as_int(d)) + "/function");
     if (loops) loops->driver_functions.push_back(index);
   }
 
@@ -182,10 +195,10 @@ void lay_out(const Model& model, CompiledModel* compiled, std::vector<double>& k
 }  // namespace
 
 std::unique_ptr<CompiledModel> compile(const Model& model) {
-  require_capacity(model.joints.size(), kMaxBodies, "joints");
-  require_capacity(model.bodies.size(), kMaxBodies, "bodies");
-  require_capacity(model.forces.size(), kMaxForces, "force elements");
-  require_capacity(model.outputs.size(), kMaxOutputs, "outputs");
+  require_capacity(model, model.joints.size(), kMaxBodies, "joints");
+  require_capacity(model, model.bodies.size(), kMaxBodies, "bodies");
+  require_capacity(model, model.forces.size(), kMaxForces, "forces");
+  require_capacity(model, model.outputs.size(), kMaxOutputs, "outputs");
   if (model.joints.size() != model.bodies.size())
     throw std::invalid_argument("compile: every body needs exactly one joint");
   auto compiled = std::make_unique<CompiledModel>();
@@ -214,14 +227,9 @@ void initial_state(const Model& literal_model, double* q, double* v) {
       v[vi + i] = static_cast<size_t>(i) < joint.initial_velocity.size() ? joint.initial_velocity[static_cast<size_t>(i)].value : 0.0;
     // Quaternion blocks: spherical q = (w,x,y,z); free q = (x,y,z,w,x,y,z).
     const int quat = joint.type == JointType::spherical ? qi : (joint.type == JointType::free ? qi + 3 : -1);
-    if (quat >= 0) {
-      double n = std::sqrt(q[quat] * q[quat] + q[quat + 1] * q[quat + 1] + q[quat + 2] * q[quat + 2] +
-                           q[quat + 3] * q[quat + 3]);
-      if (n == 0.0) {
-        q[quat] = 1.0;
-        n = 1.0;
-      }
-      for (int i = 0; i < 4; ++i) q[quat + i] /= n;
+    if (quat >= 0 && !normalize_quaternion(q + quat)) {  // zero (validation refuses it): the identity
+      q[quat] = 1.0;
+      for (int i = 1; i < 4; ++i) q[quat + i] = 0.0;
     }
     qi += nq;
     vi += nv;

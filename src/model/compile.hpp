@@ -9,7 +9,11 @@
 
 namespace myriad {
 
-// Topology and layout. Throws std::invalid_argument when the model exceeds the compiled capacities. O(n).
+// Topology and layout. Throws ModelError (model.source_file, the JSON pointer of the responsible section or
+// entry, the reason with its numbers) when the model exceeds the capacities of model/model_limits.hpp or its
+// loops cannot be compiled (loops/loop_structure.hpp: quaternion joints, assembly at the initial state, the
+// partition); std::invalid_argument only for a model the loader would not have produced (joints not one per
+// body, not parent-first). O(n), plus the dense assembly of a loop model (loops/loop_structure.hpp).
 std::unique_ptr<CompiledModel> compile(const Model& model);
 
 // Fills `constants` (compiled.n_constants values) from a model whose parameters are applied. O(n).

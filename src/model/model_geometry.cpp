@@ -10,10 +10,33 @@ namespace myriad {
 
 Vec3<double> vector3(const Vector3& v) { return {v[0].value, v[1].value, v[2].value}; }
 
+double largest_magnitude(const Vector3& v) {
+  return std::max({std::abs(v[0].value), std::abs(v[1].value), std::abs(v[2].value)});
+}
+
 Vec3<double> unit_vector3(const Vector3& v) {
+  // Divided by the largest |component| first: the squares of [1e200, 1e200, 1e200] would overflow to inf (and
+  // the axis become 0), those of [1e-160, ...] underflow into denormals that keep a few digits. Dividing (not
+  // multiplying by the reciprocal) makes that component exactly +-1, so [s, s, s] gives [1, 1, 1]'s unit
+  // vector bit for bit whatever s.
   const Vec3<double> a = vector3(v);
-  const double n = norm(a);
-  return n > 0.0 ? (1.0 / n) * a : a;
+  const double scale = largest_magnitude(v);
+  if (!(scale > 0.0) || !std::isfinite(scale)) return a;
+  const Vec3<double> b{a.x / scale, a.y / scale, a.z / scale};
+  return (1.0 / norm(b)) * b;
+}
+
+bool normalize_quaternion(double* q) {
+  const double scale = std::max({std::abs(q[0]), std::abs(q[1]), std::abs(q[2]), std::abs(q[3])});
+  if (!(scale > 0.0) || !std::isfinite(scale)) return false;
+  double squared = 0.0;
+  for (int i = 0; i < 4; ++i) {
+    q[i] /= scale;
+    squared += q[i] * q[i];
+  }
+  const double n = std::sqrt(squared);
+  for (int i = 0; i < 4; ++i) q[i] /= n;
+  return true;
 }
 
 Mat3<double> rotation_matrix(const Rotation& r) {
@@ -26,9 +49,10 @@ Mat3<double> rotation_matrix(const Rotation& r) {
              rotation_about_axis(x, r.rpy[0].value);
     }
     case Rotation::Kind::quaternion: {
-      const Quat<double> q{r.quaternion[0].value, r.quaternion[1].value, r.quaternion[2].value,
-                           r.quaternion[3].value};
-      return rotation_matrix(normalized(q));
+      double q[4] = {r.quaternion[0].value, r.quaternion[1].value, r.quaternion[2].value,
+                     r.quaternion[3].value};
+      if (!normalize_quaternion(q)) return Mat3<double>::identity();  // refused by validation before any use
+      return rotation_matrix(Quat<double>{q[0], q[1], q[2], q[3]});
     }
     case Rotation::Kind::matrix: {
       Mat3<double> m;

@@ -12,7 +12,13 @@ namespace myriad {
 Mat3<double> rotation_matrix(const Rotation& rotation);
 Transform<double> frame_transform(const Frame& frame);  // X_BF of the frame F on body B
 Vec3<double> vector3(const Vector3& v);
-Vec3<double> unit_vector3(const Vector3& v);  // normalized; zero stays zero
+double largest_magnitude(const Vector3& v);  // max |component|: zero exactly for the zero vector
+// Normalized after scaling by the largest |component|, so any finite non-zero vector gives a unit vector to
+// full precision, however large or small its components; zero and non-finite vectors come back unchanged.
+Vec3<double> unit_vector3(const Vector3& v);
+// Normalizes the quaternion (w, x, y, z) at q[0..3] in place, scaled first as unit_vector3; false (q
+// unchanged) when it is zero or not finite.
+bool normalize_quaternion(double* q);
 Mat3<double> inertia_matrix(const std::array<Number, 6>& inertia);  // ixx, iyy, izz, ixy, ixz, iyz
 
 // In-plane unit vectors of a planar joint with normal n (docs/model-format.md).

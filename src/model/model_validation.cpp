@@ -3,12 +3,13 @@
 #include <algorithm>
 #include <cmath>
 #include <initializer_list>
-#include <sstream>
 #include <stdexcept>
 
 #include "model/json_reader.hpp"
 #include "model/model_geometry.hpp"
 #include "model/model_numbers.hpp"
+#include "model/model_pointers.hpp"
+#include "model/number_text.hpp"
 
 namespace myriad {
 
@@ -27,12 +28,6 @@ Numbers numbers_of(const std::vector<Number>& values) {
   Numbers result;
   for (const Number& n : values) result.push_back(&n);
   return result;
-}
-
-std::string text(double value) {
-  std::ostringstream s;
-  s << value;
-  return s.str();
 }
 
 // Throws the ModelErrors of one validation run: file, label and the parameter names behind a field.
@@ -56,12 +51,14 @@ class Reporter {
 
   void require_finite(const std::string& pointer, const Numbers& numbers) const {
     for (const Number* n : numbers)
-      if (!std::isfinite(n->value)) fail(pointer, "number is not finite (got " + text(n->value) + ")", {n});
+      if (!std::isfinite(n->value))
+        fail(pointer, "number is not finite (got " + number_text(n->value) + ")", {n});
   }
 
   void require_nonzero(const std::string& pointer, const Vector3& v, const std::string& what) const {
     require_finite(pointer, numbers_of(v));
-    if (norm(vector3(v)) == 0.0) fail(pointer, what + " must be non-zero", numbers_of(v));
+    // Not the norm: that of [1e-170, 0, 0] underflows to 0 although the direction is well defined.
+    if (largest_magnitude(v) == 0.0) fail(pointer, what + " must be non-zero", numbers_of(v));
   }
 
  private:
@@ -82,14 +79,14 @@ void check_time_function(const Reporter& report, const TimeFunction& f, const st
   switch (f.kind) {
     case TimeFunction::Kind::smooth_step:
       if (!(f.t1.value > f.t0.value))
-        report.fail(
-            pointer + "/t1",
-            "t1 must be greater than t0 (got t0 = " + text(f.t0.value) + ", t1 = " + text(f.t1.value) + ")",
-            {&f.t0, &f.t1});
+        report.fail(pointer + "/t1",
+                    "t1 must be greater than t0 (got t0 = " + number_text(f.t0.value) +
+                        ", t1 = " + number_text(f.t1.value) + ")",
+                    {&f.t0, &f.t1});
       break;
     case TimeFunction::Kind::half_sine_bump:
       if (!(f.duration.value > 0.0))
-        report.fail(pointer + "/duration", "duration must be positive, got " + text(f.duration.value),
+        report.fail(pointer + "/duration", "duration must be positive, got " + number_text(f.duration.value),
                     {&f.duration});
       break;
     case TimeFunction::Kind::table:
@@ -99,8 +96,8 @@ void check_time_function(const Reporter& report, const TimeFunction& f, const st
       for (size_t i = 1; i < f.table.size(); ++i)
         if (!(f.table[i][0].value > f.table[i - 1][0].value))
           report.fail(pointer + "/points/" + std::to_string(i) + "/0",
-                      "table times must be strictly increasing (t = " + text(f.table[i][0].value) +
-                          " follows t = " + text(f.table[i - 1][0].value) + ")",
+                      "table times must be strictly increasing (t = " + number_text(f.table[i][0].value) +
+                          " follows t = " + number_text(f.table[i - 1][0].value) + ")",
                       {&f.table[i - 1][0], &f.table[i][0]});
       break;
     default:
@@ -121,10 +118,9 @@ void check_rotation(const Reporter& report, const Rotation& r, const std::string
       break;
     case Rotation::Kind::quaternion: {
       report.require_finite(pointer + "/quaternion", numbers_of(r.quaternion));
-      double squared = 0.0;
-      for (const Number& n : r.quaternion) squared += n.value * n.value;
-      if (squared == 0.0)
-        report.fail(pointer + "/quaternion", "quaternion must be non-zero", numbers_of(r.quaternion));
+      bool zero = true;
+      for (const Number& n : r.quaternion) zero = zero && n.value == 0.0;
+      if (zero) report.fail(pointer + "/quaternion", "quaternion must be non-zero", numbers_of(r.quaternion));
       break;
     }
     case Rotation::Kind::matrix: {
@@ -136,14 +132,16 @@ void check_rotation(const Reporter& report, const Rotation& r, const std::string
       for (int i = 0; i < 3; ++i)
         for (int j = 0; j < 3; ++j) error = std::max(error, std::abs(RRt.m[i][j] - (i == j ? 1.0 : 0.0)));
       if (error > 1e-9)
-        report.fail(
-            at, "rotation matrix is not orthonormal (max |R R^T - I| = " + text(error) + ", tolerance 1e-9)",
-            numbers_of(r.matrix));
+        report.fail(at,
+                    "rotation matrix is not orthonormal (max |R R^T - I| = " + number_text(error) +
+                        ", tolerance 1e-9)",
+                    numbers_of(r.matrix));
       const double det = R.m[0][0] * (R.m[1][1] * R.m[2][2] - R.m[1][2] * R.m[2][1]) -
                          R.m[0][1] * (R.m[1][0] * R.m[2][2] - R.m[1][2] * R.m[2][0]) +
                          R.m[0][2] * (R.m[1][0] * R.m[2][1] - R.m[1][1] * R.m[2][0]);
       if (std::abs(det - 1.0) > 1e-9)
-        report.fail(at, "rotation matrix has determinant " + text(det) + " (a reflection); it must be +1",
+        report.fail(at,
+                    "rotation matrix has determinant " + number_text(det) + " (a reflection); it must be +1",
                     numbers_of(r.matrix));
       break;
     }
@@ -180,10 +178,10 @@ void check_joint(const Reporter& report, const Joint& joint, const std::string& 
       if (!(std::abs(cosine) < 1e-9)) {
         Numbers sources = numbers_of(joint.axis);
         for (const Number& n : joint.axis2) sources.push_back(&n);
-        report.fail(
-            pointer + "/axis2",
-            "axis2 must be perpendicular to axis (|cos| = " + text(std::abs(cosine)) + ", tolerance 1e-9)",
-            sources);
+        report.fail(pointer + "/axis2",
+                    "axis2 must be perpendicular to axis (|cos| = " + number_text(std::abs(cosine)) +
+                        ", tolerance 1e-9)",
+                    sources);
       }
       break;
     }
@@ -198,12 +196,12 @@ void check_joint(const Reporter& report, const Joint& joint, const std::string& 
                                       : (joint.type == JointType::free ? 3 : joint.initial_position.size());
   if (quaternion_start + 4 <= joint.initial_position.size()) {
     Numbers quaternion;
-    double squared = 0.0;
+    bool zero = true;
     for (size_t i = quaternion_start; i < quaternion_start + 4; ++i) {
       quaternion.push_back(&joint.initial_position[i]);
-      squared += joint.initial_position[i].value * joint.initial_position[i].value;
+      zero = zero && joint.initial_position[i].value == 0.0;
     }
-    if (squared == 0.0)
+    if (zero)
       report.fail(pointer + "/position", "the initial quaternion (w, x, y, z) must be non-zero", quaternion);
   }
 }
@@ -244,7 +242,7 @@ void check_force(const Reporter& report, const Model& model, const ForceElement&
 void check_positive(const Reporter& report, const Number& n, const std::string& pointer,
                     const std::string& what) {
   if (!(std::isfinite(n.value) && n.value > 0.0))
-    report.fail(pointer, what + " must be positive and finite, got " + text(n.value), {&n});
+    report.fail(pointer, what + " must be positive and finite, got " + number_text(n.value), {&n});
 }
 
 void check_loop(const Reporter& report, const Loop& loop, const std::string& pointer) {
@@ -264,7 +262,7 @@ void check_loop(const Reporter& report, const Loop& loop, const std::string& poi
       report.require_finite(pointer + "/point2", numbers_of(loop.point2));
       if (!(std::isfinite(loop.length.value) && loop.length.value > 0.0))
         report.fail(pointer + "/length",
-                    "length must be positive and finite, got " + text(loop.length.value) +
+                    "length must be positive and finite, got " + number_text(loop.length.value) +
                         " (the two points of a distance constraint may not coincide)",
                     {&loop.length});
       if (loop.type == LoopType::rod) check_positive(report, loop.mass, pointer + "/mass", "rod mass");
@@ -279,26 +277,20 @@ void validate_model_values(const Model& model, const std::string& label) {
   for (const Parameter& p : model.parameters)
     if (!std::isfinite(p.value))
       report.fail("/parameters/" + json_pointer_token(p.name),
-                  "parameter '" + p.name + "' is not finite (got " + text(p.value) + ")", {});
+                  "parameter '" + p.name + "' is not finite (got " + number_text(p.value) + ")", {});
   report.require_finite("/gravity", numbers_of(model.gravity));
   for (size_t i = 0; i < model.bodies.size(); ++i)
     check_body(report, model.bodies[i], "/bodies/" + std::to_string(i));
-  for (size_t i = 0; i < model.joints.size(); ++i) {
-    const Joint& joint = model.joints[i];
-    const size_t file_index = joint.file_index >= 0 ? static_cast<size_t>(joint.file_index) : i;
-    check_joint(report, joint, "/joints/" + std::to_string(file_index));
-  }
+  for (size_t i = 0; i < model.joints.size(); ++i)
+    check_joint(report, model.joints[i], joint_pointer(model, static_cast<int>(i)));
   for (size_t i = 0; i < model.forces.size(); ++i)
-    check_force(report, model, model.forces[i], "/forces/" + std::to_string(i));
+    check_force(report, model, model.forces[i], force_pointer(static_cast<int>(i)));
   for (size_t i = 0; i < model.outputs.size(); ++i)
     report.require_finite("/outputs/" + std::to_string(i) + "/point", numbers_of(model.outputs[i].point));
-  for (size_t i = 0; i < model.loops.size(); ++i) {
-    const Loop& loop = model.loops[i];
-    const size_t file_index = loop.file_index >= 0 ? static_cast<size_t>(loop.file_index) : i;
-    check_loop(report, loop, "/loops/" + std::to_string(file_index));
-  }
+  for (size_t i = 0; i < model.loops.size(); ++i)
+    check_loop(report, model.loops[i], loop_pointer(model, static_cast<int>(i)));
   for (size_t i = 0; i < model.drivers.size(); ++i)
-    check_time_function(report, model.drivers[i].function, "/drivers/" + std::to_string(i) + "/function");
+    check_time_function(report, model.drivers[i].function, driver_pointer(static_cast<int>(i)) + "/function");
 }
 
 void validate_instance_values(const Model& literal_model, const std::string& instance_label) {

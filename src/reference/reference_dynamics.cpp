@@ -1,11 +1,12 @@
 #include "reference/reference_dynamics.hpp"
-#include "reference/eigen_conversions.hpp"
 
 #include <stdexcept>
 #include <string>
 
 #include "model/model_geometry.hpp"
 #include "model/time_function_packing.hpp"
+#include "reference/eigen_conversions.hpp"
+#include "reference/reference_errors.hpp"
 
 namespace myriad::reference {
 
@@ -320,7 +321,7 @@ TsdaState tsda_state_of(const Model& model, const TreeState& s, int force, doubl
   tsda_end(s, f.end2, t, out.p_W2, v_W2);
   const Vector3d d = out.p_W2 - out.p_W1;
   out.length = d.norm();
-  if (!(out.length > 0.0)) throw std::invalid_argument("reference: tsda '" + f.name + "' has zero length");
+  if (!(out.length > 0.0)) refuse_zero_length_tsda(model, force);
   const Vector3d e = d / out.length;
   out.length_rate = e.dot(v_W2 - v_W1);
   out.tension = f.stiffness.value * (out.length - f.free_length.value) + f.damping.value * out.length_rate;
@@ -490,8 +491,7 @@ VectorXd forward_dynamics(const Model& model, double t, const VectorXd& q, const
   const MatrixXd M = mass_matrix(model, q);
   const VectorXd Q = generalized_forces(model, t, q, v);
   const Eigen::LLT<MatrixXd> cholesky(M);
-  if (cholesky.info() != Eigen::Success)
-    throw std::runtime_error("reference: the mass matrix is not positive definite");
+  if (cholesky.info() != Eigen::Success) refuse_mass_matrix(model, M);
   return cholesky.solve(Q);
 }
 
@@ -578,16 +578,13 @@ VectorXd initial_q(const Model& model) {
       continue;
     }
     if (static_cast<int>(joint.initial_position.size()) != nq)
-      throw std::invalid_argument("reference: joint '" + joint.name + "' has " +
-                                  std::to_string(joint.initial_position.size()) +
-                                  " initial positions, expected " + std::to_string(nq));
+      refuse_initial_state(model, static_cast<int>(j), "position",
+                           std::to_string(joint.initial_position.size()) + " initial positions, expected " +
+                               std::to_string(nq));
     for (int k = 0; k < nq; ++k) q[q0 + k] = joint.initial_position[k].value;
-    if (quaternion_at >= 0) {
-      const double n = q.segment<4>(q0 + quaternion_at).norm();
-      if (!(n > 0.0))
-        throw std::invalid_argument("reference: joint '" + joint.name + "' has a zero quaternion");
-      q.segment<4>(q0 + quaternion_at) /= n;
-    }
+    if (quaternion_at >= 0 && !normalize_quaternion(q.data() + q0 + quaternion_at))
+      refuse_initial_state(model, static_cast<int>(j), "position",
+                           "the initial quaternion (w, x, y, z) is zero or not finite");
   }
   return q;
 }
@@ -600,9 +597,9 @@ VectorXd initial_v(const Model& model) {
     const int nv = joint_nv(joint.type);
     if (joint.initial_velocity.empty()) continue;
     if (static_cast<int>(joint.initial_velocity.size()) != nv)
-      throw std::invalid_argument("reference: joint '" + joint.name + "' has " +
-                                  std::to_string(joint.initial_velocity.size()) +
-                                  " initial velocities, expected " + std::to_string(nv));
+      refuse_initial_state(model, static_cast<int>(j), "velocity",
+                           std::to_string(joint.initial_velocity.size()) + " initial velocities, expected " +
+                               std::to_string(nv));
     for (int k = 0; k < nv; ++k) v[layout.v_index[j] + k] = joint.initial_velocity[k].value;
   }
   return v;

@@ -82,8 +82,9 @@ std::vector<BodyAcceleration> body_accelerations(const Model& model, const Eigen
 // nv x nv joint-space mass matrix, symmetric positive definite. O(bodies * nv^2). Throws as body_kinematics.
 Eigen::MatrixXd mass_matrix(const Model& model, const Eigen::VectorXd& q);
 
-// State of a TSDA force element at (t, q, v). Throws std::invalid_argument if `force` is not a tsda, or its
-// two points coincide (zero length).
+// State of a TSDA force element at (t, q, v). Throws std::invalid_argument if `force` is not a tsda, and a
+// ModelError naming the file and the force (reference/reference_errors.hpp) if its two points coincide (zero
+// length).
 struct TsdaState {
   Eigen::Vector3d p_W1, p_W2;  // world positions of the two ends
   double length = 0.0;         // l = |p_W2 - p_W1|
@@ -107,8 +108,8 @@ double rsda_torque(const Model& model, int force, double t, const Eigen::VectorX
 Eigen::VectorXd generalized_forces(const Model& model, double t, const Eigen::VectorXd& q,
                                    const Eigen::VectorXd& v);
 
-// dv/dt from M a = Q (Cholesky). O(nv^3 + bodies * nv^2). Throws std::runtime_error if M is not positive
-// definite, else as generalized_forces.
+// dv/dt from M a = Q (Cholesky). O(nv^3 + bodies * nv^2). Throws a ModelError naming the file and the joint
+// where M stops being positive definite (reference/reference_errors.hpp), else as generalized_forces.
 Eigen::VectorXd forward_dynamics(const Model& model, double t, const Eigen::VectorXd& q,
                                  const Eigen::VectorXd& v);
 
@@ -125,7 +126,8 @@ double potential_energy(const Model& model, double t, const Eigen::VectorXd& q);
 Eigen::VectorXd qdot(const Model& model, const Eigen::VectorXd& q, const Eigen::VectorXd& v);
 
 // Initial coordinates from the joints' initial_position / initial_velocity (empty: zeros, identity
-// quaternion); quaternions normalized. O(nq). Throws std::invalid_argument for a wrong non-zero count.
+// quaternion); quaternions normalized. O(nq). Throws a ModelError naming the file and the joint's `position`
+// or `velocity` for a wrong non-zero count or a zero initial quaternion (the loader refuses both).
 Eigen::VectorXd initial_q(const Model& model);
 Eigen::VectorXd initial_v(const Model& model);
 

@@ -142,8 +142,12 @@ TEST(LoopLoader, compile_names_what_the_fast_path_cannot_take) {
   try {
     compile(loops);
     FAIL() << "compiled loops over a spherical joint";
-  } catch (const std::invalid_argument& e) {
-    EXPECT_NE(std::string(e.what()).find("spherical or free joint"), std::string::npos) << e.what();
+  } catch (const ModelError& e) {
+    EXPECT_EQ(e.file(), "t.json");
+    EXPECT_EQ(e.pointer(), "/joints/2");
+    EXPECT_NE(e.reason().find("joint 'js' is spherical, and the model has loops or drivers"),
+              std::string::npos)
+        << e.what();
   }
   EXPECT_NO_THROW(compile(load_model_text(base_model().dump(), "t.json")));
 }
