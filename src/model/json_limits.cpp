@@ -179,6 +179,11 @@ class Scanner {
         fail(pointer(levels_.size() - 1), at,
              std::string(level.is_object ? "object has more than " : "array has more than ") +
                  std::to_string(limit) + (level.is_object ? " members" : " elements"));
+      if (level.is_object && (key_comparisons_ += level.values - 1) > kMaxJsonKeyComparisons)
+        fail(pointer(levels_.size() - 1), at,
+             "the document's objects have too many members together: reading their keys takes more than " +
+                 std::to_string(kMaxJsonKeyComparisons) +
+                 " comparisons (n (n - 1) / 2 for an object of n members; this object passes the limit)");
     }
     if (++values_ > kMaxJsonValues)
       fail(pointer(levels_.size()), at,
@@ -209,6 +214,7 @@ class Scanner {
   const std::string& file_;
   std::vector<Level> levels_;
   std::size_t values_ = 0;
+  std::size_t key_comparisons_ = 0;  // sum over objects so far of n (n - 1) / 2
   std::size_t line_ = 1, line_start_ = 0;
 };
 

@@ -1,6 +1,7 @@
 #pragma once
-// The shape limits of a model's JSON text (model/model_limits.hpp): nesting depth, members of one object,
-// elements of one array and values in the whole document, checked by one iterative pass over the text before
+// The shape limits of a model's JSON text (model/model_limits.hpp): nesting depth, members of one object (and
+// their key comparisons over all objects), elements of one array and values in the whole document, checked by
+// one iterative pass over the text before
 // nlohmann parses it. nlohmann copies and destroys documents recursively (a deep file overflows the stack)
 // and ordered_json inserts keys by linear search (a wide object costs quadratic time); this pass costs
 // neither.

@@ -31,6 +31,11 @@ constexpr int kMaxJsonDepth = 64;
 // largest sections are arrays).
 constexpr std::size_t kMaxJsonObjectMembers = 10000;
 
+// Key comparisons of the whole document, n (n - 1) / 2 summed over its objects of n members: the cost of
+// inserting every key by linear search. One object at kMaxJsonObjectMembers needs 5 * 10^7; this bounds what
+// many large objects together can cost (about 0.3 s), where the value limit alone would allow 200 of them.
+constexpr std::size_t kMaxJsonKeyComparisons = 100000000;
+
 // Elements of one JSON array: a time-function table of 100,000 points (a road profile sampled at 1 kHz for
 // 100 s). Reading arrays is linear; this bounds what one section or table can ask of memory.
 constexpr std::size_t kMaxJsonArrayElements = 100000;

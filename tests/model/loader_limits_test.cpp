@@ -81,6 +81,21 @@ TEST(LoaderLimits, wide_object_is_refused_before_parsing) {
       {"object has more than " + std::to_string(kMaxJsonObjectMembers) + " members", "(at line 1, column"}));
 }
 
+TEST(LoaderLimits, many_wide_objects_are_refused_together) {
+  // Three objects of 10,000 members: each within its limit, their key comparisons (3 x 5 * 10^7) not.
+  std::string text = "{\"a\": [";
+  for (int o = 0; o < 3; ++o) {
+    text += o ? ",{" : "{";
+    for (std::size_t i = 0; i < kMaxJsonObjectMembers; ++i)
+      text += (i ? ",\"k" : "\"k") + std::to_string(i) + "\": 0";
+    text += "}";
+  }
+  text += "]}";
+  EXPECT_TRUE(text_refused(
+      text, "/a/2",
+      {"reading their keys takes more than " + std::to_string(kMaxJsonKeyComparisons) + " comparisons"}));
+}
+
 TEST(LoaderLimits, long_array_is_refused_before_parsing) {
   Json m = pendulum_model();
   std::string points = "[";
