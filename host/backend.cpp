@@ -45,16 +45,20 @@ std::vector<std::string> describe_backends() {
 
 EnsembleResult run_on_backend(const Backend& backend, const Model& model, const CompiledModel& compiled,
                               const Ensemble& ensemble, const RunSpec& spec, const std::vector<double>& output_times,
-                              int threads) {
+                              int threads, RunProgress* progress) {
   switch (backend.kind) {
     case BackendKind::reference: return run_ensemble_reference(model, compiled, ensemble, spec, output_times, threads);
-    case BackendKind::cpu: return run_ensemble_cpu(compiled, ensemble, spec, output_times, threads);
+    case BackendKind::cpu: return run_ensemble_cpu(compiled, ensemble, spec, output_times, threads, progress);
     case BackendKind::cuda:
 #ifndef MYRIAD_DEVICE_LOOPS
       if (backend.automatic && compiled.constraints.m > 0)  // loop models are not in this build's kernel
-        return run_ensemble_cpu(compiled, ensemble, spec, output_times, threads);
+        return run_ensemble_cpu(compiled, ensemble, spec, output_times, threads, progress);
 #endif
-      return run_ensemble_cuda(compiled, ensemble, spec, output_times, backend.cuda);
+    {
+      CudaRunOptions options = backend.cuda;
+      options.progress = progress;
+      return run_ensemble_cuda(compiled, ensemble, spec, output_times, options);
+    }
   }
   throw std::logic_error("unknown backend");
 }

@@ -30,8 +30,10 @@ Backend choose_backend(const std::string& name, int threads);
 std::vector<std::string> describe_backends();
 
 // Runs the ensemble on the chosen backend; threads applies to reference and cpu (<= 0: all hardware threads).
+// `progress` (optional) counts finished instances as the backend reports them: the CPU backends per block of
+// instances, cuda per launch.
 EnsembleResult run_on_backend(const Backend& backend, const Model& model, const CompiledModel& compiled,
                               const Ensemble& ensemble, const RunSpec& spec, const std::vector<double>& output_times,
-                              int threads);
+                              int threads, RunProgress* progress = nullptr);
 
 }  // namespace myriad

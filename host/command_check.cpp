@@ -5,6 +5,8 @@
 #include <cmath>
 #include <iostream>
 #include <random>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "commands.hpp"
@@ -18,6 +20,11 @@
 namespace myriad::cli {
 
 int run_check(const CheckOptions& options) {
+  if (options.states < 1 || options.states > 1000000)
+    throw std::invalid_argument("--states " + std::to_string(options.states) + ": must be 1 .. 1000000");
+  if (!(std::isfinite(options.tolerance) && options.tolerance >= 0))
+    throw std::invalid_argument("--tolerance " + std::to_string(options.tolerance) +
+                                ": must be a finite number >= 0");
   const Model loaded = load_model_file(options.model);
   const Model model = apply_parameters(loaded, default_parameter_values(loaded));
   const auto compiled = compile(model);

@@ -1,4 +1,6 @@
 // `myriad info MODEL`: what the model is made of.
+#include <algorithm>
+#include <cmath>
 #include <iomanip>
 #include <iostream>
 
@@ -6,12 +8,58 @@
 #include <vector>
 
 #include "backend.hpp"
-#include "loops/loop_structure.hpp"
 #include "commands.hpp"
+#include "dynamics/articulated_body.hpp"
+#include "loops/loop_structure.hpp"
 #include "model/compile.hpp"
 #include "model/model_loader.hpp"
 
 namespace myriad::cli {
+namespace {
+
+// Myriad starts every instance exactly where the model file puts it; it does not settle a model into static
+// equilibrium (a quarter car with a stiffer spring starts compressed by the old preload). Says so, and for a
+// tree how far from rest the initial state is: the largest generalized acceleration at t = 0.
+void print_initial_state(const Model& model, const CompiledModel& compiled) {
+  std::cout << "\ninitial state: the joints' `position` and `velocity` at t = 0 (parameter defaults), used as given:"
+               "\n  Myriad does not move a model into static equilibrium before a run";
+  if (compiled.constraints.m > 0) {
+    std::cout << " (loops: the dependent coordinates are assembled onto the constraints)\n";
+    return;
+  }
+  const Model literal = apply_parameters(model, default_parameter_values(model));
+  std::vector<double> constants(static_cast<size_t>(compiled.n_constants) + 1);
+  pack_constants(compiled, literal, constants.data());
+  std::vector<double> q(static_cast<size_t>(compiled.nq) + 1), v(static_cast<size_t>(compiled.nv) + 1),
+      qdd(static_cast<size_t>(compiled.nv) + 1);
+  initial_state(literal, q.data(), v.data());
+  std::vector<unsigned char> buffer(tree_workspace_bytes<double>(compiled));
+  TreeWorkspace<double> w = carve_tree_workspace<double>(compiled, buffer.data(), nullptr);
+  if (!forward_dynamics(compiled, constants.data(), 0.0, q.data(), v.data(), w, qdd.data())) {
+    std::cout << "\n  at t = 0 a joint inertia is singular\n";
+    return;
+  }
+  int worst = 0;
+  for (int i = 1; i < compiled.nv; ++i)
+    if (std::abs(qdd[static_cast<size_t>(i)]) > std::abs(qdd[static_cast<size_t>(worst)])) worst = i;
+  std::string coordinate = "v[" + std::to_string(worst) + "]";
+  for (size_t j = 0; j < model.joints.size(); ++j)
+    if (worst >= compiled.joints[j].v_index && worst < compiled.joints[j].v_index + compiled.joints[j].nv)
+      coordinate = model.joints[j].name + (compiled.joints[j].nv > 1 ? "[" + std::to_string(worst - compiled.joints[j].v_index) + "]" : "");
+  const double largest = compiled.nv > 0 ? std::abs(qdd[static_cast<size_t>(worst)]) : 0.0;
+  // Rounding leaves ~1e-14 in a balanced model; 1e-9 of gravity is far below any physical imbalance.
+  const double g = std::sqrt(literal.gravity[0].value * literal.gravity[0].value +
+                             literal.gravity[1].value * literal.gravity[1].value +
+                             literal.gravity[2].value * literal.gravity[2].value);
+  if (largest <= 1e-9 * std::max(1.0, g))
+    std::cout << ";\n  at t = 0 (parameter defaults) it is at rest: the largest generalized acceleration is "
+              << largest << ", rounding; other parameter values may start it out of equilibrium\n";
+  else
+    std::cout << ";\n  at t = 0 the largest generalized acceleration is " << largest << " (" << coordinate
+              << "), so the model is not at rest there\n";
+}
+
+}  // namespace
 
 int run_devices() {
   std::cout << "backends:\n";
@@ -49,6 +97,7 @@ int run_info(const std::string& model_path) {
               << (p.description.empty() ? "" : "  " + p.description) << '\n';
   std::cout << "\noutputs: " << model.outputs.size() << '\n';
   for (const Output& o : model.outputs) std::cout << "  " << o.name << '\n';
+  print_initial_state(model, *compiled);
   const CompiledConstraints& c = compiled->constraints;
   if (c.m == 0) {
     std::cout << "\nloops: none (tree)\n";

@@ -1,6 +1,11 @@
-// `myriad simulate MODEL ...`: an ensemble on the CPU, written as CSV, with a statistics summary.
+// `myriad simulate MODEL ...`: an ensemble on a backend, written as CSV, with a statistics summary. Everything
+// that can refuse the run (flags, model, parameter file, output paths, memory) is checked before it computes.
+#include <sys/statvfs.h>
+
 #include <algorithm>
+#include <chrono>
 #include <cmath>
+#include <functional>
 #include <iomanip>
 #include <iostream>
 #include <stdexcept>
@@ -9,13 +14,21 @@
 #include "commands.hpp"
 #include "ensemble/cpu_runner.hpp"
 #include "ensemble/ensemble_statistics.hpp"
+#include "ensemble/instance_blocks.hpp"
+#include "ensemble/run_footprint.hpp"
+#include "io/output_paths.hpp"
 #include "io/result_writers.hpp"
 #include "io/statistics_writers.hpp"
 #include "model/compile.hpp"
 #include "model/model_loader.hpp"
+#include "progress_display.hpp"
+#include "simulate_settings.hpp"
+#include "system_memory.hpp"
 
 namespace myriad::cli {
 namespace {
+
+using Clock = std::chrono::steady_clock;
 
 std::vector<std::pair<std::string, double>> parse_overrides(const std::vector<std::string>& items) {
   std::vector<std::pair<std::string, double>> out;
@@ -38,49 +51,77 @@ std::vector<std::pair<std::string, double>> parse_overrides(const std::vector<st
   return out;
 }
 
-void require_positive(double value, const char* flag) {
-  if (!(value > 0.0) || !std::isfinite(value))
-    throw std::invalid_argument(std::string(flag) + " must be positive, got " + std::to_string(value));
+// The GPU flags mean nothing to the cpu and reference backends: refused when that backend was asked for, a note
+// when `auto` found no GPU.
+void check_gpu_flags(const SimulateOptions& o, const Backend& backend) {
+  if (backend.kind == BackendKind::cuda || (!o.gpu_strategy && !o.gpu_step_budget)) return;
+  const std::string flag = o.gpu_strategy ? "--gpu-strategy " + *o.gpu_strategy
+                                          : "--gpu-step-budget " + std::to_string(*o.gpu_step_budget);
+  if (o.backend != "auto")
+    throw std::invalid_argument(flag + ": applies to the cuda backend only, and this run uses --backend " +
+                                backend.name);
+  std::cerr << "myriad: note: " << flag << " is not used: no GPU here, the run uses the " << backend.name
+            << " backend\n";
+}
+
+// Refuses a run that cannot fit in memory; says what it will take unless quiet.
+void check_footprint(const SimulateOptions& o, const CompiledModel& compiled, const SimulateSettings& settings,
+                     long long instances, int parameter_columns, const Backend& backend, int n_parameters) {
+  const int threads = backend.kind == BackendKind::cuda ? 1 : resolve_thread_count(o.threads, instances);
+  const bool statistics = !o.summary.empty() || !o.kpis.empty();
+  const RunFootprint f = estimate_run_footprint(compiled, settings.spec.method, instances,
+                                                static_cast<long long>(settings.times.size()), n_parameters,
+                                                parameter_columns, threads, statistics);
+  const AvailableMemory available = available_memory();
+  const bool capped = !o.max_memory.empty();
+  const double limit = capped ? parse_byte_size(o.max_memory, "--max-memory") : available.bytes;
+  const std::string parts = "results " + format_bytes(f.results) + ": " + std::to_string(instances) +
+                            " instances x " + std::to_string(settings.times.size()) + " output times x " +
+                            std::to_string(compiled.n_outputs) + " outputs; ensemble " + format_bytes(f.ensemble) +
+                            "; scratch " + format_bytes(f.scratch) +
+                            (statistics ? "; statistics " + format_bytes(f.statistics) : "");
+  if (f.total() > limit)
+    throw std::invalid_argument(
+        "the run needs about " + format_bytes(f.total()) + " of memory (" + parts + "), more than " +
+        (capped ? "--max-memory " + o.max_memory : "the " + format_bytes(limit) + " available (" + available.source + ")") +
+        "; give fewer --instances, a coarser --dt-out, fewer outputs" + (capped ? ", or a larger --max-memory" : ""));
+  if (o.quiet) return;
+  std::cerr << "myriad: memory: about " << format_bytes(f.total()) << " (" << parts << ") of "
+            << (capped ? "--max-memory " + o.max_memory : format_bytes(limit) + " available");
+  if (!o.out.empty()) std::cerr << "; --out about " << format_bytes(f.csv_bytes);
+  std::cerr << '\n';
+  struct statvfs disk {};
+  const std::string directory = o.out.find('/') == std::string::npos ? "." : o.out.substr(0, o.out.rfind('/') + 1);
+  if (!o.out.empty() && ::statvfs(directory.c_str(), &disk) == 0) {
+    const double free_bytes = static_cast<double>(disk.f_bavail) * static_cast<double>(disk.f_frsize);
+    if (f.csv_bytes > free_bytes)
+      std::cerr << "myriad: warning: --out may need about " << format_bytes(f.csv_bytes) << ", and its file system has "
+                << format_bytes(free_bytes) << " free\n";
+  }
+}
+
+// Runs write() and returns its wall time; the display reports the instances it writes to `path`.
+double timed_write(ProgressDisplay& display, const std::string& path, const std::function<void()>& write) {
+  const auto start = Clock::now();
+  display.writing(path);
+  write();
+  return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
 }  // namespace
 
 int run_simulate(const SimulateOptions& o) {
+  check_simulate_flags(o);
   const Model model = load_model_file(o.model);
   const auto compiled = compile(model);
-  const SimulationDefaults& d = model.simulation;
+  const SimulateSettings settings = resolve_simulate_settings(o, model);
 
-  RunSpec spec;
-  const std::string integrator = o.integrator.empty() ? d.integrator : o.integrator;
-  spec.method = integrator == "rk4"     ? Method::rk4
-                : integrator == "rn4"   ? Method::rn4
-                : integrator == "ros2w" ? Method::ros2w
-                                        : Method::dopri5;
-  spec.h = o.h > 0 ? o.h : d.h;
-  spec.max_steps = o.max_steps;
-  spec.control.rtol = o.rtol > 0 ? o.rtol : d.rtol;
-  spec.control.atol = o.atol > 0 ? o.atol : d.atol;
-  spec.control.fac = o.fac;
-  spec.control.facmin = o.facmin;
-  spec.control.facmax = o.facmax;
-  const double t_end = o.t_end > 0 ? o.t_end : d.t_end;
-  const double dt_out = o.dt_out > 0 ? o.dt_out : d.dt_out;
-  require_positive(t_end, "--t-end");
-  require_positive(dt_out, "--dt-out");
-  require_positive(spec.h, "--h");
-  require_positive(spec.control.rtol, "--rtol");
-  require_positive(spec.control.atol, "--atol");
-  if (!(o.facmin > 0 && o.facmin <= 1 && o.facmax >= 1 && o.fac > 0 && o.fac <= 1))
-    throw std::invalid_argument("step control needs 0 < facmin <= 1 <= facmax and 0 < fac <= 1");
+  // Before any computing: outputs that would replace a device, an input or each other, or cannot be written.
+  const std::vector<std::string> paths = check_output_paths(
+      {{"--out", o.out}, {"--stats-json", o.stats_json}, {"--summary", o.summary}, {"--kpis", o.kpis}},
+      {{"the model file", o.model}, {"the parameter file (--params)", o.params_file}}, o.follow_symlinks);
+  const std::string &out = paths[0], &stats_json = paths[1], &summary = paths[2], &kpis = paths[3];
 
-  ParameterTable table;
-  const bool has_table = !o.params_file.empty();
-  if (has_table) table = read_parameter_csv(o.params_file);
-  const int instances = o.instances > 0 ? o.instances : (has_table ? 0 : 1);
-  const Ensemble ensemble =
-      build_ensemble(model, *compiled, instances, has_table ? &table : nullptr, parse_overrides(o.params));
-
-  const std::vector<double> times = output_grid(0.0, t_end, dt_out);
   Backend backend = choose_backend(o.backend, o.threads);
 #ifndef MYRIAD_DEVICE_LOOPS
   if (backend.automatic && backend.kind == BackendKind::cuda && compiled->constraints.m > 0) {
@@ -88,31 +129,62 @@ int run_simulate(const SimulateOptions& o) {
     backend.description += " (auto: loop models are not compiled into this build's CUDA kernel)";
   }
 #endif
-  backend.cuda.step_budget = o.gpu_step_budget;
-  backend.cuda.strategy = o.gpu_strategy == "staged"      ? GpuStrategy::staged
-                          : o.gpu_strategy == "warp"      ? GpuStrategy::warp
-                          : o.gpu_strategy == "shared-lu" ? GpuStrategy::shared_lu
-                                                          : GpuStrategy::fused;
-  const EnsembleResult result = run_on_backend(backend, model, *compiled, ensemble, spec, times, o.threads);
+  check_gpu_flags(o, backend);
+  backend.cuda.step_budget = o.gpu_step_budget.value_or(0);
+  const std::string strategy = o.gpu_strategy.value_or("fused");
+  backend.cuda.strategy = strategy == "staged"      ? GpuStrategy::staged
+                          : strategy == "warp"      ? GpuStrategy::warp
+                          : strategy == "shared-lu" ? GpuStrategy::shared_lu
+                                                    : GpuStrategy::fused;
+
+  ParameterTable table;
+  const bool has_table = !o.params_file.empty();
+  if (has_table) table = read_parameter_csv(o.params_file);
+  const long long instances =
+      o.instances ? *o.instances : (has_table ? static_cast<long long>(table.rows.size()) : 1);
+  check_footprint(o, *compiled, settings, instances, has_table ? static_cast<int>(table.names.size()) : 0, backend,
+                  static_cast<int>(model.parameters.size()));
+  const Ensemble ensemble = build_ensemble(model, *compiled, static_cast<int>(has_table && !o.instances ? 0 : instances),
+                                           has_table ? &table : nullptr, parse_overrides(o.params));
+  table = ParameterTable{};  // its rows are in the ensemble now
+
+  RunProgress progress;
+  ProgressDisplay display(!o.quiet, ensemble.n_instances, progress);
+  backend.cuda.progress = &progress;
+  const EnsembleResult result =
+      run_on_backend(backend, model, *compiled, ensemble, settings.spec, settings.times, o.threads, &progress);
 
   std::vector<std::string> names;
   for (const Output& output : model.outputs) names.push_back(output.name);
-  if (!o.out.empty()) write_result_csv(o.out, result, names);
-  if (!o.stats_json.empty()) write_stats_json(o.stats_json, result, model.name, integrator);
+  double write_seconds = 0.0;
+  if (!out.empty())
+    write_seconds += timed_write(display, out, [&] { write_result_csv(out, result, names, &progress); });
   if (!o.summary.empty() || !o.kpis.empty()) {
     const EnsembleStatistics statistics = compute_statistics(result, o.threads);
-    if (!o.summary.empty()) write_summary_csv(o.summary, statistics, result.times, names);
-    if (!o.kpis.empty()) write_kpi_csv(o.kpis, statistics, names);
+    if (!summary.empty())
+      write_seconds += timed_write(display, summary,
+                                   [&] { write_summary_csv(summary, statistics, result.times, names); });
+    if (!kpis.empty()) write_seconds += timed_write(display, kpis, [&] { write_kpi_csv(kpis, statistics, names); });
   }
+  if (!stats_json.empty())
+    write_seconds += timed_write(display, stats_json, [&] {
+      write_stats_json(stats_json, result, model.name, settings.integrator, write_seconds);
+    });
+  display.stop();
 
   const StatsTotals t = totals(result);
-  std::cout << "model: " << model.name << "  instances: " << result.n_instances << "  integrator: " << integrator
-            << "  t_end: " << t_end << "  outputs: " << result.n_times << " times x " << result.n_signals
-            << " signals\nbackend: " << backend.name << " (" << backend.description << ")\n"
-            << "steps: " << t.steps << "  rejected: " << t.rejected << "  function evaluations: "
+  std::cout << "model: " << model.name << "  instances: " << result.n_instances
+            << "  integrator: " << settings.integrator << "  t_end: " << settings.t_end
+            << "  outputs: " << result.n_times << " times x " << result.n_signals << " signals\nbackend: "
+            << backend.name << " (" << backend.description << ")";
+  if (backend.kind != BackendKind::cuda && o.threads > 0 && result.threads < std::min<long long>(o.threads, instances))
+    std::cout << "  [" << result.threads << " of the " << o.threads
+              << " threads asked for could be created; the results are the same]";
+  std::cout << "\nsteps: " << t.steps << "  rejected: " << t.rejected << "  function evaluations: "
             << t.function_evaluations << "  Jacobians: " << t.jacobian_evaluations << "  LU factorizations: "
-            << t.lu_factorizations << "  wall time: " << std::setprecision(4) << result.total_wall_seconds
-            << " s\nstatus:";
+            << t.lu_factorizations << "\nwall time: " << std::setprecision(4)
+            << result.total_wall_seconds + write_seconds << " s (compute " << result.total_wall_seconds
+            << " s, write " << write_seconds << " s)\nstatus:";
   for (int s = 0; s < kInstanceStatusCount; ++s)
     if (t.status_counts[s] > 0) std::cout << "  " << instance_status_name(static_cast<InstanceStatus>(s)) << " " << t.status_counts[s];
   std::cout << '\n';

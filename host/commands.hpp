@@ -1,6 +1,7 @@
 #pragma once
 // The `myriad` subcommands. Each returns the process exit status; errors in input are reported on stderr by the
 // caller (main.cpp) from the exceptions they throw.
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -19,23 +20,26 @@ struct CheckOptions {
 
 struct SimulateOptions {
   std::string model;
-  int instances = 0;  // 0: from --params, else 1
+  std::optional<long long> instances;  // unset: from --params, else 1
   std::string params_file;
   std::vector<std::string> params;  // NAME=VALUE
-  double t_end = -1, dt_out = -1;   // < 0: model's simulation defaults
+  // Unset: the model's simulation block. A value given is checked as given (never replaced by the default).
+  std::optional<double> t_end, dt_out, h, rtol, atol;
   std::string integrator;           // empty: model default
-  double h = -1, rtol = -1, atol = -1;
   double fac = 0.9, facmin = 0.2, facmax = 5.0;
   long long max_steps = 10000000;
   int threads = 0;             // cpu and reference backends; 0: all hardware threads
   std::string backend = "auto";  // auto | reference | cpu | cuda
-  std::string gpu_strategy = "fused";  // cuda: fused | staged
-  long long gpu_step_budget = 0;   // cuda: step attempts per launch between compactions; 0: one launch to the end
+  std::optional<std::string> gpu_strategy;   // cuda: fused | warp | shared-lu | staged (default fused)
+  std::optional<long long> gpu_step_budget;  // cuda: step attempts per launch between compactions; 0: to the end
   std::string out;
   std::string stats_json;
   std::string summary;  // per output time and signal: count, mean, std, min, max over instances
   std::string kpis;     // per instance and signal: max |x|, RMS, final value
   bool stats = false;
+  std::string max_memory;        // empty: the memory available to the process
+  bool follow_symlinks = false;  // an output path that is a symlink writes its target
+  bool quiet = false;            // no progress or estimate on stderr
 };
 
 int run_info(const std::string& model_path);

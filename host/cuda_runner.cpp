@@ -11,6 +11,7 @@
 
 #ifdef MYRIAD_HAVE_CUDA
 #include <cuda_runtime.h>
+#include <dlfcn.h>
 
 #include <cublas_v2.h>
 
@@ -164,11 +165,34 @@ void run_chunk_staged(cuda::StagedParams p, Method method, int threads_per_block
 
 }  // namespace
 
+namespace {
+
+// Why cudaGetDeviceCount found nothing, in words that fit this machine: the runtime answers "CUDA driver version is
+// insufficient for CUDA runtime version" both when the driver is too old and when there is no driver at all.
+std::string no_device_reason(cudaError_t status) {
+  void* driver = ::dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL);
+  if (driver == nullptr) return "no CUDA device: no NVIDIA driver on this machine (libcuda.so.1 cannot be loaded)";
+  ::dlclose(driver);
+  if (status == cudaErrorInsufficientDriver) {
+    int driver_version = 0, runtime_version = 0;
+    cudaDriverGetVersion(&driver_version);
+    cudaRuntimeGetVersion(&runtime_version);
+    return "no CUDA device: the NVIDIA driver supports CUDA " + std::to_string(driver_version / 1000) + "." +
+           std::to_string(driver_version % 1000 / 10) + ", older than this build's runtime (CUDA " +
+           std::to_string(runtime_version / 1000) + "." + std::to_string(runtime_version % 1000 / 10) + ")";
+  }
+  if (status == cudaSuccess || status == cudaErrorNoDevice)
+    return "no CUDA device: the NVIDIA driver is installed but reports no device";
+  return std::string("no CUDA device: ") + cudaGetErrorString(status);
+}
+
+}  // namespace
+
 bool cuda_device_available(std::string* description) {
   int count = 0;
   const cudaError_t status = cudaGetDeviceCount(&count);
   if (status != cudaSuccess || count == 0) {
-    if (description) *description = std::string("no CUDA device: ") + (status != cudaSuccess ? cudaGetErrorString(status) : "none found");
+    if (description) *description = no_device_reason(status);
     return false;
   }
   cudaDeviceProp prop{};
@@ -263,8 +287,10 @@ EnsembleResult run_ensemble_cuda(const CompiledModel& model, const Ensemble& ens
               "simulate kernel launch");
         check(cudaDeviceSynchronize(), "simulate kernel");
         if (budget < 0) break;
+        const long long live_before = p.n_live;
         p.n_live = cuda::compact_live(d_status.as<int>(), count, d_live.as<int>(), nullptr);
         check(cudaGetLastError(), "compaction of the live instances");
+        if (options.progress) options.progress->finished(live_before - p.n_live);
         if (p.n_live == 0) break;
         p.live = d_live.as<int>();
         p.first_launch = false;
@@ -279,6 +305,7 @@ EnsembleResult run_ensemble_cuda(const CompiledModel& model, const Ensemble& ens
                      cudaMemcpyDeviceToHost),
           "cudaMemcpy (stats)");
     for (long long i = 0; i < count; ++i) result.status[static_cast<size_t>(first + i)] = static_cast<InstanceStatus>(status[static_cast<size_t>(i)]);
+    if (options.progress && (staged || budget < 0)) options.progress->finished(count);  // budgeted: counted above
   }
   result.total_wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return result;

@@ -7,6 +7,7 @@
 
 #include "ensemble/ensemble.hpp"
 #include "ensemble/ensemble_result.hpp"
+#include "ensemble/run_progress.hpp"
 #include "ensemble/run_spec.hpp"
 
 namespace myriad {
@@ -36,6 +37,8 @@ struct CudaRunOptions {
   // kThreadLocalSlotBytes (ensemble/device_slot.hpp), else in global memory; global: always in global memory, one
   // instance's slot after another (to measure the difference; results are the same bit for bit).
   enum class Scratch { automatic, global } scratch = Scratch::automatic;
+  // Counts the instances that have finished, after each launch (optional; not owned).
+  RunProgress* progress = nullptr;
 };
 
 // The kernel run_ensemble_cuda launches for these options, and where it keeps the instances' scratch.

@@ -1,15 +1,56 @@
-// myriad: command-line front end. Subcommands: info, check, simulate (see README.md).
+// myriad: command-line front end. Subcommands: info, check, simulate (see README.md). Exit status: 0 success,
+// 1 a failed check, 2 bad input (the message names the file or flag, the field and the reason), 3 some instances
+// failed.
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
+#include <cstring>
 #include <exception>
 #include <iostream>
+#include <new>
 
 #include "commands.hpp"
+#include "signal_cleanup.hpp"
+#include "version.hpp"
+
+namespace {
+
+const std::vector<std::string> kSubcommands = {"info", "check", "simulate"};
+
+std::size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+// CLI11 says "A subcommand is required" for a mistyped one; name it and the likely intent instead.
+bool refuse_unknown_subcommand(int argc, char** argv) {
+  if (argc < 2 || argv[1][0] == '-') return false;
+  const std::string given = argv[1];
+  if (std::find(kSubcommands.begin(), kSubcommands.end(), given) != kSubcommands.end()) return false;
+  std::cerr << "myriad: error: unknown subcommand '" << given << "' (expected one of: info, check, simulate)";
+  for (const std::string& known : kSubcommands)
+    if (edit_distance(given, known) <= 2) std::cerr << "; did you mean '" << known << "'?";
+  std::cerr << "\n";
+  return true;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   using namespace myriad::cli;
   CLI::App app{"Myriad: ensembles of constrained multibody models"};
   app.require_subcommand(1);
+  app.set_version_flag("--version", version_text());
 
   std::string info_model;
   bool devices = false;
@@ -20,24 +61,23 @@ int main(int argc, char** argv) {
   CheckOptions check;
   CLI::App* check_cmd = app.add_subcommand("check", "Compare fast-path and reference dynamics at random states");
   check_cmd->add_option("model", check.model, "model file (JSON)")->required();
-  check_cmd->add_option("--states", check.states, "number of random states")->check(CLI::PositiveNumber);
+  check_cmd->add_option("--states", check.states, "number of random states (1 .. 1000000)");
   check_cmd->add_option("--seed", check.seed, "random seed");
   check_cmd->add_option("--tolerance", check.tolerance, "largest accepted relative difference (default 1e-9)");
 
   SimulateOptions sim;
   CLI::App* sim_cmd = app.add_subcommand("simulate", "Simulate an ensemble and write the output signals as CSV");
   sim_cmd->add_option("model", sim.model, "model file (JSON)")->required();
-  sim_cmd->add_option("--instances", sim.instances, "number of instances (default: rows of --params, else 1)")
-      ->check(CLI::PositiveNumber);
+  sim_cmd->add_option("--instances", sim.instances, "number of instances (default: rows of --params, else 1)");
   sim_cmd->add_option("--params", sim.params_file, "CSV: header of parameter names, one row per instance");
   sim_cmd->add_option("--param", sim.params, "NAME=VALUE for every instance (repeatable)");
-  sim_cmd->add_option("--t-end", sim.t_end, "end time [s]");
-  sim_cmd->add_option("--dt-out", sim.dt_out, "output interval [s]");
+  sim_cmd->add_option("--t-end", sim.t_end, "end time [s] (default: the model's simulation block)");
+  sim_cmd->add_option("--dt-out", sim.dt_out, "output interval [s] (default: the model's simulation block)");
   sim_cmd->add_option("--integrator", sim.integrator, "rk4 | dopri5 | rn4 | ros2w")
       ->check(CLI::IsMember({"rk4", "dopri5", "rn4", "ros2w"}));
   sim_cmd->add_option("--h", sim.h, "RK4 step [s]");
-  sim_cmd->add_option("--rtol", sim.rtol, "relative tolerance (dopri5)");
-  sim_cmd->add_option("--atol", sim.atol, "absolute tolerance (dopri5)");
+  sim_cmd->add_option("--rtol", sim.rtol, "relative tolerance of the adaptive methods");
+  sim_cmd->add_option("--atol", sim.atol, "absolute tolerance of the adaptive methods");
   sim_cmd->add_option("--fac", sim.fac, "step-size safety factor (seed 000 eq. 16)");
   sim_cmd->add_option("--facmin", sim.facmin, "smallest step-size ratio");
   sim_cmd->add_option("--facmax", sim.facmax, "largest step-size ratio");
@@ -53,15 +93,31 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"fused", "warp", "shared-lu", "staged"}));
   sim_cmd->add_option("--gpu-step-budget", sim.gpu_step_budget,
                       "cuda: step attempts per instance and launch; finished instances are compacted out between "
-                      "launches (default 0: one launch runs every instance to the end)")
-      ->check(CLI::NonNegativeNumber);
+                      "launches (default 0: one launch runs every instance to the end)");
   sim_cmd->add_option("--out", sim.out, "output CSV file");
   sim_cmd->add_option("--stats-json", sim.stats_json, "write statistics as JSON");
   sim_cmd->add_flag("--stats", sim.stats, "print per-instance statistics summary");
   sim_cmd->add_option("--summary", sim.summary, "CSV of ensemble statistics per output time and signal");
   sim_cmd->add_option("--kpis", sim.kpis, "CSV of per-instance KPIs (max |signal|, RMS, final value)");
+  sim_cmd->add_option("--max-memory", sim.max_memory,
+                      "refuse a run whose estimated memory exceeds this (bytes, or with K, M, G, T: 8G, 512MiB); "
+                      "default: the memory available to this process");
+  sim_cmd->add_flag("--follow-symlinks", sim.follow_symlinks,
+                    "an output path that is a symbolic link writes the file it points to (default: refused)");
+  sim_cmd->add_flag("--quiet,-q", sim.quiet, "no progress and no memory estimate on stderr");
 
-  CLI11_PARSE(app, argc, argv);
+  if (refuse_unknown_subcommand(argc, argv)) return 2;
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
+    const std::string what = e.what();
+    std::cerr << "myriad: error: "
+              << (what == "A subcommand is required" ? "give a subcommand: info, check or simulate" : what)
+              << "\nmyriad --help lists the subcommands, myriad SUBCOMMAND --help their flags\n";
+    return 2;
+  }
+  install_signal_cleanup();
   try {
     if (info->parsed()) {
       if (devices) run_devices();
@@ -71,6 +127,10 @@ int main(int argc, char** argv) {
     }
     if (check_cmd->parsed()) return run_check(check);
     if (sim_cmd->parsed()) return run_simulate(sim);
+  } catch (const std::bad_alloc&) {
+    std::cerr << "myriad: error: out of memory (the run's memory estimate was too low, or another process took "
+                 "the memory; try fewer --instances or --max-memory)\n";
+    return 2;
   } catch (const std::exception& e) {
     std::cerr << "myriad: error: " << e.what() << '\n';
     return 2;

@@ -4,14 +4,25 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <stdexcept>
+#include <string>
 
 #include "ensemble/instance_blocks.hpp"
 #include "ensemble/simulate_instance.hpp"
+#include "model/model_limits.hpp"
 
 namespace myriad {
 
 std::vector<double> output_grid(double t0, double t_end, double dt_out) {
+  if (!std::isfinite(t_end)) throw std::invalid_argument("output grid: t_end must be finite");
+  // Counted before anything is allocated: a grid of 1e300 times must be refused, not attempted.
+  const std::size_t count = output_time_count(t0, t_end, dt_out);
+  if (count > kMaxOutputTimes)
+    throw std::invalid_argument("output grid: t_end " + std::to_string(t_end) + " and dt_out " +
+                                std::to_string(dt_out) + " give more than the limit of " +
+                                std::to_string(kMaxOutputTimes) + " output times");
   std::vector<double> times;
+  times.reserve(count);
   const double span = t_end - t0;
   const long long steps = static_cast<long long>(std::floor(span / dt_out + 1e-9));
   for (long long k = 0; k <= steps; ++k) times.push_back(t0 + static_cast<double>(k) * dt_out);
@@ -43,7 +54,7 @@ using Clock = std::chrono::steady_clock;
 // One thread's share: its own scratch, then blocks of instances from the shared counter (instance_blocks.hpp).
 void run_worker(const CompiledModel& model, const Ensemble& ensemble, const RunSpec& spec,
                 const std::vector<double>& times, const InstanceRun& run, InstanceBlocks& blocks,
-                EnsembleResult& result) {
+                EnsembleResult& result, RunProgress* progress) {
   const InstanceScratchLayout layout = instance_scratch_layout(model, spec.method);
   std::vector<double> scratch(layout.bytes / sizeof(double) + 1);
   std::vector<double> constants(static_cast<size_t>(model.n_constants) + 1);
@@ -61,32 +72,35 @@ void run_worker(const CompiledModel& model, const Ensemble& ensemble, const RunS
       result.wall_seconds[static_cast<size_t>(i)] =
           std::chrono::duration<double>(Clock::now() - start).count();
     }
+    if (progress) progress->finished(end - begin);
   }
 }
 
 }  // namespace
 
 EnsembleResult run_ensemble_cpu(const CompiledModel& model, const Ensemble& ensemble, const RunSpec& spec,
-                                const std::vector<double>& output_times, int threads) {
+                                const std::vector<double>& output_times, int threads, RunProgress* progress) {
   const int n_times = static_cast<int>(output_times.size());
   return run_ensemble_instances(
       model, ensemble, spec, output_times, threads,
       [&](const double* k, const double* q, const double* v, double* scratch, double* outputs,
           IntegratorStats& stats) {
         return simulate_instance(model, k, q, v, spec, output_times.data(), n_times, scratch, outputs, stats);
-      });
+      },
+      progress);
 }
 
 EnsembleResult run_ensemble_instances(const CompiledModel& model, const Ensemble& ensemble, const RunSpec& spec,
-                                      const std::vector<double>& output_times, int threads, const InstanceRun& run) {
+                                      const std::vector<double>& output_times, int threads, const InstanceRun& run,
+                                      RunProgress* progress) {
   const int n = ensemble.n_instances;
   EnsembleResult result = make_ensemble_result(n, output_times, model.n_outputs);
   threads = resolve_thread_count(threads, n);
-  result.threads = threads;
 
   const auto start = Clock::now();
   InstanceBlocks blocks(n, ensemble_block_size(n, threads));
-  run_on_threads(threads, [&] { run_worker(model, ensemble, spec, output_times, run, blocks, result); });
+  result.threads = run_on_threads(
+      threads, [&] { run_worker(model, ensemble, spec, output_times, run, blocks, result, progress); });
   result.total_wall_seconds = std::chrono::duration<double>(Clock::now() - start).count();
   return result;
 }

@@ -5,15 +5,18 @@
 
 #include "ensemble/ensemble.hpp"
 #include "ensemble/ensemble_result.hpp"
+#include "ensemble/run_progress.hpp"
 #include "ensemble/run_spec.hpp"
 
 namespace myriad {
 
 // threads <= 0: all hardware threads. Each instance runs independently: a failing one records its status and the
 // others go on. Results do not depend on the thread count. Instances go to threads in blocks from one shared
-// counter (ensemble/instance_blocks.hpp).
+// counter (ensemble/instance_blocks.hpp). `progress` (optional) counts the instances as they finish. The result's
+// `threads` is the number that ran: fewer than asked when the system refuses to create more (worker_threads.hpp).
 EnsembleResult run_ensemble_cpu(const CompiledModel& model, const Ensemble& ensemble, const RunSpec& spec,
-                                const std::vector<double>& output_times, int threads);
+                                const std::vector<double>& output_times, int threads,
+                                RunProgress* progress = nullptr);
 
 // How one instance is run to the end: its constants k, initial q and v, its scratch (instance_scratch_layout
 // bytes, not initialized), its outputs and work counters; returns its status.
@@ -23,6 +26,7 @@ using InstanceRun = std::function<InstanceStatus(const double* k, const double* 
 // run_ensemble_cpu with another way of running an instance (the warp strategy's twin): the same hand-out of
 // instances to threads, scratch per thread, per-instance wall times.
 EnsembleResult run_ensemble_instances(const CompiledModel& model, const Ensemble& ensemble, const RunSpec& spec,
-                                      const std::vector<double>& output_times, int threads, const InstanceRun& run);
+                                      const std::vector<double>& output_times, int threads, const InstanceRun& run,
+                                      RunProgress* progress = nullptr);
 
 }  // namespace myriad

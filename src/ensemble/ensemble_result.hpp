@@ -27,7 +27,9 @@ struct EnsembleResult {
 // statuses ok, counters and times zero.
 EnsembleResult make_ensemble_result(int n_instances, const std::vector<double>& output_times, int n_signals);
 
-// Output grid t0, t0 + dt, ... up to t_end, with t_end itself always last.
+// Output grid t0, t0 + dt, ... up to t_end, with t_end itself always last. Throws std::invalid_argument when
+// t_end is not finite or the grid would have more than kMaxOutputTimes times (model/model_limits.hpp), before
+// allocating. O(output times).
 std::vector<double> output_grid(double t0, double t_end, double dt_out);
 
 }  // namespace myriad

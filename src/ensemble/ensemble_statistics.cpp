@@ -5,13 +5,15 @@
 #include <string>
 #include <thread>
 
+#include "ensemble/worker_threads.hpp"
+
 namespace myriad {
 
 namespace {
 
-// Calls work(part, begin, end) for `parts` contiguous slices of [0, n), one thread per slice (the caller's
-// thread when parts == 1). Every output a slice writes is written by that slice alone, so the results do not
-// depend on `parts`.
+// Calls work(part, begin, end) for `parts` contiguous slices of [0, n), one thread per slice where the system
+// gives one (worker_threads.hpp; the caller's thread when parts == 1). Every output a slice writes is written by
+// that slice alone, so the results do not depend on `parts` nor on which thread ran a slice.
 template <class Work>
 void for_each_slice(int parts, long long n, const Work& work) {
   auto begin_of = [&](int part) { return n * part / parts; };
@@ -19,11 +21,7 @@ void for_each_slice(int parts, long long n, const Work& work) {
     work(0, 0LL, n);
     return;
   }
-  std::vector<std::thread> pool;
-  pool.reserve(static_cast<size_t>(parts));
-  for (int part = 0; part < parts; ++part)
-    pool.emplace_back([&work, part, b = begin_of(part), e = begin_of(part + 1)] { work(part, b, e); });
-  for (std::thread& thread : pool) thread.join();
+  run_tasks_on_threads(parts, [&](int part) { work(part, begin_of(part), begin_of(part + 1)); });
 }
 
 }  // namespace

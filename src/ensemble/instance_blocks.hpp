@@ -8,6 +8,8 @@
 #include <thread>
 #include <vector>
 
+#include "ensemble/worker_threads.hpp"
+
 namespace myriad {
 
 // Instances per hand-out: up to 16 amortize the counter; small ensembles get at least 8 blocks a thread
@@ -31,17 +33,16 @@ class InstanceBlocks {
 };
 
 // Calls worker() once on each of `threads` threads (on the calling thread alone when threads <= 1) and waits for
-// all of them. Each worker sets up its own scratch and then claims blocks until none are left.
+// all of them. Each worker sets up its own scratch and then claims blocks until none are left, so when the system
+// gives fewer threads (worker_threads.hpp) the ones that run take every block and the results are the same.
+// Returns the number of threads that ran.
 template <class Worker>
-void run_on_threads(int threads, Worker&& worker) {
+int run_on_threads(int threads, Worker&& worker) {
   if (threads <= 1) {
     worker();
-    return;
+    return 1;
   }
-  std::vector<std::thread> pool;
-  pool.reserve(static_cast<size_t>(threads));
-  for (int t = 0; t < threads; ++t) pool.emplace_back([&worker] { worker(); });
-  for (std::thread& th : pool) th.join();
+  return run_tasks_on_threads(threads, [&worker](int) { worker(); });
 }
 
 // The thread count a CPU backend uses for `instances` instances when asked for `requested` (<= 0: all hardware

@@ -70,6 +70,15 @@ constexpr int kMaxConstraintSlots = 16384;
 // them (O(dof^3) per step).
 constexpr int kMaxIndependent = 64;
 
+// ---- geometry ----
+
+// Largest |coordinate| of a point or frame origin (frame origins, centres of mass, force attachment points, loop
+// points and lengths, output points), in metres. The dynamics form moments r x f in doubles: at |r| = 1e200 m
+// every digit of a 1 m lever arm cancels away, and the fast and reference paths then disagree at the first
+// significant digit (found by the mutant suite, tests/reliability/mutant_models_test.cpp). A million metres
+// leaves ten significant digits for millimetre geometry and covers any machine or vehicle model.
+constexpr double kMaxModelLength = 1e6;
+
 // ---- a run's output grid ----
 
 // Output times of one run. The result holds one double per instance, time and output (10^7 times of 3 outputs

@@ -7,6 +7,7 @@
 
 #include "model/json_reader.hpp"
 #include "model/model_geometry.hpp"
+#include "model/model_limits.hpp"
 #include "model/model_numbers.hpp"
 #include "model/model_pointers.hpp"
 #include "model/number_text.hpp"
@@ -53,6 +54,16 @@ class Reporter {
     for (const Number* n : numbers)
       if (!std::isfinite(n->value))
         fail(pointer, "number is not finite (got " + number_text(n->value) + ")", {n});
+  }
+
+  // A point or length of the geometry: finite and within kMaxModelLength (model_limits.hpp).
+  void require_length(const std::string& pointer, const Numbers& numbers) const {
+    require_finite(pointer, numbers);
+    for (const Number* n : numbers)
+      if (std::abs(n->value) > kMaxModelLength)
+        fail(pointer, "coordinate " + number_text(n->value) + " m is beyond the limit of " +
+                          number_text(kMaxModelLength) + " m (past it, double arithmetic loses the geometry's digits)",
+             {n});
   }
 
   void require_nonzero(const std::string& pointer, const Vector3& v, const std::string& what) const {
@@ -149,14 +160,14 @@ void check_rotation(const Reporter& report, const Rotation& r, const std::string
 }
 
 void check_frame(const Reporter& report, const Frame& frame, const std::string& pointer) {
-  report.require_finite(pointer + "/origin", numbers_of(frame.origin));
+  report.require_length(pointer + "/origin", numbers_of(frame.origin));
   check_rotation(report, frame.rotation, pointer + "/rotation");
 }
 
 void check_body(const Reporter& report, const Body& body, const std::string& pointer) {
   std::string reason = check_mass(body.mass.value);
   if (!reason.empty()) report.fail(pointer + "/mass", reason, {&body.mass});
-  report.require_finite(pointer + "/center_of_mass", numbers_of(body.center_of_mass));
+  report.require_length(pointer + "/center_of_mass", numbers_of(body.center_of_mass));
   reason = check_inertia(inertia_matrix(body.inertia));
   if (!reason.empty()) report.fail(pointer + "/inertia", reason, numbers_of(body.inertia));
 }
@@ -208,7 +219,7 @@ void check_joint(const Reporter& report, const Joint& joint, const std::string& 
 
 void check_end(const Reporter& report, const BodyPoint& end, const std::string& pointer,
                const std::string& suffix) {
-  report.require_finite(pointer + "/point" + suffix, numbers_of(end.point));
+  report.require_length(pointer + "/point" + suffix, numbers_of(end.point));
   if (!end.moves) return;
   report.require_nonzero(pointer + "/motion" + suffix + "/direction", end.motion_direction, "direction");
   check_time_function(report, end.motion, pointer + "/motion" + suffix + "/function");
@@ -258,8 +269,8 @@ void check_loop(const Reporter& report, const Loop& loop, const std::string& poi
       break;
     case LoopType::distance:
     case LoopType::rod:
-      report.require_finite(pointer + "/point1", numbers_of(loop.point1));
-      report.require_finite(pointer + "/point2", numbers_of(loop.point2));
+      report.require_length(pointer + "/point1", numbers_of(loop.point1));
+      report.require_length(pointer + "/point2", numbers_of(loop.point2));
       if (!(std::isfinite(loop.length.value) && loop.length.value > 0.0))
         report.fail(pointer + "/length",
                     "length must be positive and finite, got " + number_text(loop.length.value) +
@@ -286,7 +297,7 @@ void validate_model_values(const Model& model, const std::string& label) {
   for (size_t i = 0; i < model.forces.size(); ++i)
     check_force(report, model, model.forces[i], force_pointer(static_cast<int>(i)));
   for (size_t i = 0; i < model.outputs.size(); ++i)
-    report.require_finite("/outputs/" + std::to_string(i) + "/point", numbers_of(model.outputs[i].point));
+    report.require_length("/outputs/" + std::to_string(i) + "/point", numbers_of(model.outputs[i].point));
   for (size_t i = 0; i < model.loops.size(); ++i)
     check_loop(report, model.loops[i], loop_pointer(model, static_cast<int>(i)));
   for (size_t i = 0; i < model.drivers.size(); ++i)
