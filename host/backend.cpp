@@ -47,7 +47,7 @@ EnsembleResult run_on_backend(const Backend& backend, const Model& model, const 
                               const Ensemble& ensemble, const RunSpec& spec, const std::vector<double>& output_times,
                               int threads, RunProgress* progress) {
   switch (backend.kind) {
-    case BackendKind::reference: return run_ensemble_reference(model, compiled, ensemble, spec, output_times, threads);
+    case BackendKind::reference: return run_ensemble_reference(model, compiled, ensemble, spec, output_times, threads, progress);
     case BackendKind::cpu: return run_ensemble_cpu(compiled, ensemble, spec, output_times, threads, progress);
     case BackendKind::cuda:
 #ifndef MYRIAD_DEVICE_LOOPS

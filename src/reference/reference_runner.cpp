@@ -149,7 +149,7 @@ using Clock = std::chrono::steady_clock;
 // computed alone.
 void run_worker(const Model& model, const CompiledModel& compiled, const Ensemble& ensemble,
                 const RunSpec& spec, const std::vector<double>& times, InstanceBlocks& blocks,
-                EnsembleResult& result) {
+                EnsembleResult& result, RunProgress* progress) {
   std::vector<double> constants(static_cast<size_t>(compiled.n_constants) + 1);
   std::vector<double> q(static_cast<size_t>(compiled.nq) + 1), v(static_cast<size_t>(compiled.nv) + 1);
   std::vector<double> values(model.parameters.size());
@@ -176,6 +176,7 @@ void run_worker(const Model& model, const CompiledModel& compiled, const Ensembl
       // Values after a failure stay NaN: the recorder writes only the output times the integration reached.
       result.wall_seconds[index] = std::chrono::duration<double>(Clock::now() - start).count();
     }
+    if (progress) progress->finished(end - begin);
   }
 }
 
@@ -302,7 +303,8 @@ InstanceStatus simulate_instance_reference(const Model& literal, const CompiledM
 
 EnsembleResult run_ensemble_reference(const Model& model, const CompiledModel& compiled,
                                       const Ensemble& ensemble, const RunSpec& spec,
-                                      const std::vector<double>& output_times, int threads) {
+                                      const std::vector<double>& output_times, int threads,
+                                      RunProgress* progress) {
   if (ensemble.n_parameters != static_cast<int>(model.parameters.size()) || ensemble.nq != compiled.nq ||
       ensemble.nv != compiled.nv || ensemble.n_constants != compiled.n_constants)
     throw std::invalid_argument("run_ensemble_reference: the ensemble was not built for model '" +
@@ -310,12 +312,11 @@ EnsembleResult run_ensemble_reference(const Model& model, const CompiledModel& c
   const int n = ensemble.n_instances;
   EnsembleResult result = make_ensemble_result(n, output_times, compiled.n_outputs);
   threads = resolve_thread_count(threads, n);
-  result.threads = threads;
 
   const auto start = Clock::now();
   InstanceBlocks blocks(n, ensemble_block_size(n, threads));
-  run_on_threads(threads,
-                 [&] { run_worker(model, compiled, ensemble, spec, output_times, blocks, result); });
+  result.threads = run_on_threads(
+      threads, [&] { run_worker(model, compiled, ensemble, spec, output_times, blocks, result, progress); });
   result.total_wall_seconds = std::chrono::duration<double>(Clock::now() - start).count();
   return result;
 }

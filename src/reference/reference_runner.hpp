@@ -28,6 +28,7 @@
 #include "core/status.hpp"
 #include "ensemble/ensemble.hpp"
 #include "ensemble/ensemble_result.hpp"
+#include "ensemble/run_progress.hpp"
 #include "ensemble/run_spec.hpp"
 #include "model/compiled_model.hpp"
 #include "model/model.hpp"
@@ -121,9 +122,10 @@ InstanceStatus simulate_instance_reference(const Model& literal, const CompiledM
 // threads) exactly as run_ensemble_cpu does; a failing instance records its status and the others go on;
 // results do not depend on the thread count. Values after an instance's failure are NaN. Throws
 // std::invalid_argument if the ensemble does not fit the model (parameter, coordinate or constant counts)
-// before any instance runs.
+// before any instance runs. `progress` (optional) counts the instances as they finish.
 EnsembleResult run_ensemble_reference(const Model& model, const CompiledModel& compiled,
                                       const Ensemble& ensemble, const RunSpec& spec,
-                                      const std::vector<double>& output_times, int threads);
+                                      const std::vector<double>& output_times, int threads,
+                                      RunProgress* progress = nullptr);
 
 }  // namespace myriad
