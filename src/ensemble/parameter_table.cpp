@@ -138,6 +138,13 @@ ParameterTable read_parameter_csv(const std::string& path) {
   struct stat status {};
   if (::stat(path.c_str(), &status) != 0) throw std::runtime_error(path + ": cannot open file: " + std::strerror(errno));
   if (S_ISDIR(status.st_mode)) throw std::runtime_error(path + ": is a directory, not a parameter file (CSV)");
+  // A device (/dev/zero) is no table; a pipe may be one (`--params <(generate)`), read up to the limit below.
+  if (S_ISCHR(status.st_mode) || S_ISBLK(status.st_mode) || S_ISSOCK(status.st_mode))
+    throw std::runtime_error(path + ": is a " + (S_ISSOCK(status.st_mode) ? "socket" : "device") +
+                             ", not a parameter file (CSV)");
+  if (S_ISREG(status.st_mode) && static_cast<std::size_t>(status.st_size) > kMaxParameterFileBytes)
+    throw std::runtime_error(path + ": " + std::to_string(status.st_size) + " bytes, longer than the limit of " +
+                             std::to_string(kMaxParameterFileBytes) + " bytes for a parameter file");
   std::FILE* file = std::fopen(path.c_str(), "rb");
   if (file == nullptr) throw std::runtime_error(path + ": cannot open file: " + std::strerror(errno));
   std::string text;

@@ -25,8 +25,8 @@ constexpr std::size_t kMaxParameterRows = 2147483647;                 // instanc
 // field that is not a finite number, no data rows, a limit above exceeded). O(file size).
 ParameterTable parse_parameter_csv(const std::string& text, const std::string& source);
 
-// Reads and parses `path`; refuses a directory or a file (or device such as /dev/zero) longer than
-// kMaxParameterFileBytes without reading past the limit.
+// Reads and parses `path`; refuses a directory, a device (/dev/zero) or a socket, and a file or pipe longer than
+// kMaxParameterFileBytes (a regular file by its size, before reading; a pipe without reading past the limit).
 ParameterTable read_parameter_csv(const std::string& path);
 
 }  // namespace myriad
