@@ -1,13 +1,24 @@
 #!/usr/bin/env bash
-# Installs the Debian packages the build needs, only those missing. Needs root (or sudo) when something is missing.
+# Installs the Debian packages the build needs, only those missing. With --clang also clang, its sanitizer and
+# libFuzzer runtimes (a package named for clang's major version) and llvm-symbolizer, for scripts/sanitize.sh
+# and scripts/fuzz.sh. Needs root (or sudo) when something is missing.
 set -euo pipefail
-need=()
-for p in cmake g++ make libeigen3-dev nlohmann-json3-dev libgtest-dev libcli11-dev; do
-  dpkg -s "$p" >/dev/null 2>&1 || need+=("$p")
-done
-[ ${#need[@]} -eq 0 ] && exit 0
-echo "installing: ${need[*]}"
-sudo=""
-[ "$(id -u)" -ne 0 ] && sudo="sudo"
-$sudo apt-get update -qq
-DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${need[@]}"
+
+install_missing() {
+  local need=() p
+  for p in "$@"; do
+    dpkg -s "$p" >/dev/null 2>&1 || need+=("$p")
+  done
+  [ ${#need[@]} -eq 0 ] && return 0
+  echo "installing: ${need[*]}"
+  local sudo=""
+  [ "$(id -u)" -ne 0 ] && sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${need[@]}"
+}
+
+install_missing cmake g++ make libeigen3-dev nlohmann-json3-dev libgtest-dev libcli11-dev
+if [ "${1:-}" = --clang ]; then
+  install_missing clang llvm
+  install_missing "libclang-rt-$(clang++ --version | sed -n 's/.*clang version \([0-9]*\).*/\1/p' | head -n 1)-dev"
+fi
