@@ -8,14 +8,12 @@ if [ "${MYRIAD_SKIP_SANITIZE:-0}" = 1 ]; then
   echo "sanitize.sh: skipped (MYRIAD_SKIP_SANITIZE=1)"
   exit 0
 fi
-scripts/install-deps.sh --clang
 sanitize="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
 if [ ! -f build-asan/CMakeCache.txt ]; then
-  # clang: a quarter faster than g++ on this code with these flags. -O1 -g1: fast enough to run the tests, line
-  # numbers in the reports; assertions stay on (no NDEBUG).
-  cmake -S . -B build-asan -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" -DCMAKE_CXX_FLAGS="$sanitize" -DCMAKE_EXE_LINKER_FLAGS="$sanitize" \
-    -DMYRIAD_CUDA=OFF -DMYRIAD_BUILD_BENCH=OFF
+  # g++ (the default compiler): it builds this code with these flags in two thirds of clang 14's CPU time.
+  # -O1 -g1: fast enough to run the tests, line numbers in the reports; assertions stay on (no NDEBUG).
+  cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" \
+    -DCMAKE_CXX_FLAGS="$sanitize" -DCMAKE_EXE_LINKER_FLAGS="$sanitize" -DMYRIAD_CUDA=OFF -DMYRIAD_BUILD_BENCH=OFF
 fi
 cmake --build build-asan -j "$(nproc)"
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:strict_string_checks=1:check_initialization_order=1}
