@@ -8,14 +8,15 @@ set -euo pipefail
 fuzzer=$1 work=$2 flags=$3
 shift 3
 seconds=${MYRIAD_FUZZ_SECONDS:-60}
+# libFuzzer reads -max_total_time=0 as "no limit".
+[[ "$seconds" =~ ^[1-9][0-9]*$ ]] || { echo "MYRIAD_FUZZ_SECONDS must be a positive whole number" >&2; exit 2; }
 rm -rf "$work"
 mkdir -p "$work/corpus" "$work/findings"
 cp "$@" "$work/corpus/"
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 echo "$(basename "$fuzzer"): ${seconds} s from $# seeds"
 status=0
-# -max_total_time=0 would mean no limit, hence the guard in scripts/fuzz.sh; timeout bounds a run that ignores
-# its own limit (a hang inside one input is reported by -timeout first).
+# timeout bounds a run that overstays -max_total_time (a hang inside one input is reported by -timeout first).
 # shellcheck disable=SC2086  # flags is a list of words
 timeout --kill-after=10 $((seconds + 60)) "$fuzzer" "$work/corpus" $flags -max_total_time="$seconds" -timeout=10 \
   -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$work/findings/" >"$work/fuzz.log" 2>&1 || status=$?
