@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <filesystem>
 #include <functional>
 #include <iomanip>
 #include <iostream>
@@ -66,7 +67,8 @@ void check_gpu_flags(const SimulateOptions& o, const Backend& backend) {
 
 // Refuses a run that cannot fit in memory; says what it will take unless quiet.
 void check_footprint(const SimulateOptions& o, const CompiledModel& compiled, const SimulateSettings& settings,
-                     long long instances, int parameter_columns, const Backend& backend, int n_parameters) {
+                     long long instances, int parameter_columns, const Backend& backend, int n_parameters,
+                     const std::string& out) {
   const int threads = backend.kind == BackendKind::cuda ? 1 : resolve_thread_count(o.threads, instances);
   const bool statistics = !o.summary.empty() || !o.kpis.empty();
   const RunFootprint f = estimate_run_footprint(compiled, settings.spec.method, instances,
@@ -91,8 +93,9 @@ void check_footprint(const SimulateOptions& o, const CompiledModel& compiled, co
   if (!o.out.empty()) std::cerr << "; --out about " << format_bytes(f.csv_bytes);
   std::cerr << '\n';
   struct statvfs disk {};
-  const std::string directory = o.out.find('/') == std::string::npos ? "." : o.out.substr(0, o.out.rfind('/') + 1);
-  if (!o.out.empty() && ::statvfs(directory.c_str(), &disk) == 0) {
+  // The directory of the file really written (a followed symlink's target may be elsewhere).
+  const std::string directory = std::filesystem::path(out).parent_path().string();
+  if (!out.empty() && ::statvfs(directory.empty() ? "." : directory.c_str(), &disk) == 0) {
     const double free_bytes = static_cast<double>(disk.f_bavail) * static_cast<double>(disk.f_frsize);
     if (f.csv_bytes > free_bytes)
       std::cerr << "myriad: warning: --out may need about " << format_bytes(f.csv_bytes) << ", and its file system has "
@@ -143,7 +146,7 @@ int run_simulate(const SimulateOptions& o) {
   const long long instances =
       o.instances ? *o.instances : (has_table ? static_cast<long long>(table.rows.size()) : 1);
   check_footprint(o, *compiled, settings, instances, has_table ? static_cast<int>(table.names.size()) : 0, backend,
-                  static_cast<int>(model.parameters.size()));
+                  static_cast<int>(model.parameters.size()), out);
   const Ensemble ensemble = build_ensemble(model, *compiled, static_cast<int>(has_table && !o.instances ? 0 : instances),
                                            has_table ? &table : nullptr, parse_overrides(o.params));
   table = ParameterTable{};  // its rows are in the ensemble now
