@@ -1,0 +1,198 @@
+#pragma once
+// Myriad as a library: the public C++ API (installed as <myriad/myriad.hpp>; `find_package(myriad)` then links
+// `myriad::myriad`). Self-contained: it includes nothing of src/ but this folder, so a program or the Python
+// binding sees plain types only. Errors: a model file's problem throws ModelFileError (file, JSON pointer,
+// reason, the same message as the CLI prints); a bad run setting throws SettingError naming the setting (never
+// a CLI flag); a cancelled run throws Cancelled. Everything else that can go wrong throws std::runtime_error.
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace myriad::api {
+
+// ---- errors ----
+
+class ModelFileError : public std::invalid_argument {
+ public:
+  ModelFileError(std::string file, std::string pointer, std::string reason);
+  const std::string& file() const { return file_; }
+  const std::string& pointer() const { return pointer_; }  // JSON pointer, e.g. /forces/1/stiffness
+  const std::string& reason() const { return reason_; }
+
+ private:
+  std::string file_, pointer_, reason_;
+};
+
+// "setting 'rtol' = -1: must be in (0, 1)"; setting() is the RunOptions / SimulatorOptions member name.
+class SettingError : public std::invalid_argument {
+ public:
+  SettingError(std::string setting, const std::string& message);
+  const std::string& setting() const { return setting_; }
+
+ private:
+  std::string setting_;
+};
+
+class Cancelled : public std::runtime_error {
+ public:
+  Cancelled() : std::runtime_error("the run was cancelled") {}
+};
+
+// ---- models ----
+
+struct ModelImpl;  // the parsed Model and its CompiledModel (src/api/model_impl.hpp)
+
+struct SimulationDefaults {
+  double t_end = 1.0, dt_out = 0.01, rtol = 1e-6, atol = 1e-8, h = 1e-3;
+  std::string integrator = "dopri5";
+};
+
+// An immutable, shareable loaded and compiled model. Cheap to copy (shared).
+class LoadedModel {
+ public:
+  const std::string& name() const;
+  const std::string& source() const;                    // the file name, or the name given to load_model_string
+  const std::vector<std::string>& parameter_names() const;  // Model::parameters order
+  const std::vector<double>& parameter_defaults() const;
+  const std::vector<std::string>& signal_names() const;     // the model's outputs, in order
+  const std::vector<std::string>& input_names() const;      // the model's `inputs`, in order
+  const std::vector<double>& input_defaults() const;
+  const std::vector<double>& input_lower() const;           // -inf where unbounded
+  const std::vector<double>& input_upper() const;           // +inf where unbounded
+  int nq() const;
+  int nv() const;
+  bool has_loops() const;
+  SimulationDefaults defaults() const;
+
+  std::shared_ptr<const ModelImpl> impl;
+};
+
+// Throws ModelFileError (every loader and compiler error class), std::runtime_error when the file cannot be read.
+LoadedModel load_model(const std::string& path);
+LoadedModel load_model_string(const std::string& json_text, const std::string& name = "<string>");
+
+// ---- batch runs ----
+
+// Unset members come from the model's `simulation` block (or the defaults of docs/model-format.md). A value given
+// is checked as given and refused with a SettingError naming the member, never replaced by a default.
+struct RunOptions {
+  std::optional<double> t_end, dt_out, h, rtol, atol, fac, facmin, facmax;
+  std::optional<long long> max_steps;
+  std::optional<std::string> integrator;     // rk4 | dopri5 | rn4 | ros2w
+  std::string backend = "auto";              // auto | reference | cpu | cuda
+  int threads = 0;                           // reference and cpu; 0: all hardware threads
+  std::optional<std::string> gpu_strategy;   // cuda: fused | warp | shared-lu | staged
+  std::optional<long long> gpu_step_budget;  // cuda: step attempts per launch; 0: to the end
+};
+
+// Per-instance parameter values by column name: an N x P row-major table (any subset of the model's parameters).
+struct ParameterSet {
+  std::string source = "<array>";  // for messages: a file name or "<array>"
+  std::vector<std::string> names;  // P columns
+  long long rows = 0;              // N
+  std::vector<double> values;      // N * P, row-major: values[i * P + p]
+
+  static ParameterSet from_csv(const std::string& path);  // the CLI's --params format
+  // Throws std::invalid_argument on a size mismatch, an empty or duplicate name, or a non-finite value
+  // (naming the row and column).
+  static ParameterSet from_array(std::vector<std::string> names, long long rows, const double* row_major);
+};
+
+struct Progress {
+  long long done = 0, total = 0;  // instances finished, instances in the run
+};
+
+struct SimulateRequest {
+  long long instances = 0;                                 // 0: the parameter set's rows, else 1
+  std::optional<ParameterSet> parameters;                  // row i -> instance i
+  std::vector<std::pair<std::string, double>> overrides;   // every instance (a table value wins)
+  RunOptions options;
+  std::function<void(const Progress&)> progress;           // called from the calling thread, at most ~10 times/s
+  const std::atomic<bool>* cancel = nullptr;               // set -> the run stops soon and throws Cancelled
+};
+
+// Per-instance work counters (integrators' IntegratorStats).
+struct InstanceStats {
+  long long steps = 0, rejected = 0, function_evaluations = 0, jacobian_evaluations = 0, lu_factorizations = 0;
+};
+
+struct SimulationResult {
+  long long n_instances = 0;
+  int n_times = 0, n_signals = 0;
+  std::vector<std::string> signal_names;
+  std::vector<double> times;                   // T
+  std::shared_ptr<std::vector<double>> values; // N x T x S row-major; NaN after an instance's failure
+  std::vector<int> status;                     // N: 0 ok, else status_name(code)
+  std::vector<InstanceStats> stats;            // N
+  std::vector<double> wall_seconds;            // N
+  double total_wall_seconds = 0.0;
+  std::string backend;                         // the backend that ran (auto resolved)
+  int threads = 1;
+  std::string integrator;
+};
+const char* status_name(int status);           // ok | step_size_too_small | max_steps | non_finite | ...
+
+// Runs the ensemble. The calling thread does no Python-visible work: a binding may release its interpreter lock.
+SimulationResult simulate(const LoadedModel& model, const SimulateRequest& request);
+
+// ---- stepping (control and RL) ----
+
+struct SimulatorOptions {
+  long long instances = 1;
+  std::string backend = "cpu";              // cpu | cuda (same interface and results to rounding of the device)
+  int threads = 0;                          // cpu; 0: all hardware threads
+  RunOptions run;                           // integrator, h (rk4 substep), rtol, atol, ...; t_end/dt_out unused
+  std::optional<ParameterSet> parameters;   // initial per-instance parameters (row i -> instance i)
+  std::vector<std::pair<std::string, double>> overrides;
+};
+
+// N instances stepped together. Each instance integrates from its own t to t + dt with its own method and step
+// size (substeps allowed), its inputs held constant over the step. An instance's results never depend on the
+// other instances (how many, which, in which order). Full state save/restore continues bit for bit.
+class Simulator {
+ public:
+  Simulator(const LoadedModel& model, const SimulatorOptions& options);
+  ~Simulator();
+  Simulator(Simulator&&) noexcept;
+  Simulator& operator=(Simulator&&) noexcept;
+
+  long long size() const;
+  int n_inputs() const;
+  int n_signals() const;
+  int n_parameters() const;
+  int state_size() const;  // doubles of one instance's full state (get_state / set_state)
+  const LoadedModel& model() const;
+
+  void set_inputs(const double* u);                 // N x A row-major; clipped to the model's input bounds
+  void advance(double dt, const std::atomic<bool>* cancel = nullptr);  // every instance: t -> t + dt
+  void observe(double* out) const;                  // N x S output signals at each instance's current state
+  const std::vector<double>& times() const;         // N: each instance's t
+  const std::vector<int>& status() const;           // N: 0 while healthy; a failed instance stays put until reset
+
+  // Instances with mask[i] != 0 restart at t = 0: parameters (N x P row-major, row i used) or the current ones
+  // when null; states (N x (nq + nv): q then v) or the model's initial state when null; inputs to their defaults.
+  void reset(const std::uint8_t* mask, const double* parameters = nullptr, const double* states = nullptr);
+  void get_parameters(double* out) const;           // N x P
+  void set_parameters(const double* in);            // N x P; takes effect at the next advance
+  void get_state(double* out) const;                // N x state_size(): t, q, v, inputs, parameters, integrator
+  void set_state(const double* in);                 //   memory (step size), status -- everything advance reads
+
+  struct Impl;
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+
+// Counter-based random numbers (Philox4x32-10): the draw depends only on (seed, instance, episode, counter), so an
+// environment's randomness never depends on how many run beside it. Uniform in [0, 1) with 53 random bits.
+double philox_uniform(std::uint64_t seed, std::uint64_t instance, std::uint64_t episode, std::uint64_t counter);
+// Standard normal (Box-Muller on two uniforms of counters 2k, 2k+1).
+double philox_normal(std::uint64_t seed, std::uint64_t instance, std::uint64_t episode, std::uint64_t counter);
+
+}  // namespace myriad::api
