@@ -61,7 +61,7 @@ void run_worker(const CompiledModel& model, const Ensemble& ensemble, const RunS
   std::vector<double> q(static_cast<size_t>(model.nq) + 1), v(static_cast<size_t>(model.nv) + 1);
   const size_t per_instance = times.size() * static_cast<size_t>(model.n_outputs);
   long long begin = 0, end = 0;
-  while (blocks.claim(begin, end)) {
+  while (!(progress && progress->cancelled()) && blocks.claim(begin, end)) {
     for (int i = static_cast<int>(begin); i < static_cast<int>(end); ++i) {
       const auto start = Clock::now();
       ensemble.gather_constants(i, constants.data());

@@ -12,7 +12,9 @@ namespace myriad {
 
 // threads <= 0: all hardware threads. Each instance runs independently: a failing one records its status and the
 // others go on. Results do not depend on the thread count. Instances go to threads in blocks from one shared
-// counter (ensemble/instance_blocks.hpp). `progress` (optional) counts the instances as they finish. The result's
+// counter (ensemble/instance_blocks.hpp). `progress` (optional) counts the instances as they finish; once its
+// cancel flag is set no further block is handed out (the instances not run keep make_ensemble_result's NaN values
+// and zero counters: the caller discards the result). The result's
 // `threads` is the number that ran: fewer than asked when the system refuses to create more (worker_threads.hpp).
 EnsembleResult run_ensemble_cpu(const CompiledModel& model, const Ensemble& ensemble, const RunSpec& spec,
                                 const std::vector<double>& output_times, int threads,

@@ -155,7 +155,7 @@ void run_worker(const Model& model, const CompiledModel& compiled, const Ensembl
   std::vector<double> values(model.parameters.size());
   const size_t per_instance = times.size() * static_cast<size_t>(compiled.n_outputs);
   long long begin = 0, end = 0;
-  while (blocks.claim(begin, end)) {
+  while (!(progress && progress->cancelled()) && blocks.claim(begin, end)) {
     for (int i = static_cast<int>(begin); i < static_cast<int>(end); ++i) {
       const auto start = Clock::now();
       const size_t index = static_cast<size_t>(i);

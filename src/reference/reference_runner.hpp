@@ -122,7 +122,8 @@ InstanceStatus simulate_instance_reference(const Model& literal, const CompiledM
 // threads) exactly as run_ensemble_cpu does; a failing instance records its status and the others go on;
 // results do not depend on the thread count. Values after an instance's failure are NaN. Throws
 // std::invalid_argument if the ensemble does not fit the model (parameter, coordinate or constant counts)
-// before any instance runs. `progress` (optional) counts the instances as they finish.
+// before any instance runs. `progress` (optional) counts the instances as they finish; once its cancel flag is
+// set no further block of instances is handed out (as run_ensemble_cpu).
 EnsembleResult run_ensemble_reference(const Model& model, const CompiledModel& compiled,
                                       const Ensemble& ensemble, const RunSpec& spec,
                                       const std::vector<double>& output_times, int threads,
