@@ -14,9 +14,9 @@
 #include <iostream>
 #include <random>
 
-#include "backend.hpp"
+#include "backends/backend.hpp"
 #include "bench_support.hpp"
-#include "cuda_runner.hpp"
+#include "backends/cuda_runner.hpp"
 #include "ensemble/instance_blocks.hpp"
 #include "ensemble/simulate_instance.hpp"
 #include "linalg/dense_lu.hpp"

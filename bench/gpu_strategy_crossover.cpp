@@ -13,7 +13,7 @@
 #include <sstream>
 
 #include "bench_support.hpp"
-#include "cuda_runner.hpp"
+#include "backends/cuda_runner.hpp"
 #include "ensemble/device_slot.hpp"
 #include "ensemble/instance_blocks.hpp"
 

@@ -14,9 +14,9 @@
 #include <vector>
 
 #include "bench_support.hpp"
-#include "cuda_runner.hpp"
+#include "backends/cuda_runner.hpp"
 #include "ensemble/instance_blocks.hpp"
-#include "lorenz_cuda.hpp"
+#include "backends/lorenz_cuda.hpp"
 #include "ode/lorenz_ensemble.hpp"
 
 #ifdef MYRIAD_HAVE_CUDA

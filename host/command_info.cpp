@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "backend.hpp"
+#include "backends/backend.hpp"
 #include "commands.hpp"
 #include "dynamics/articulated_body.hpp"
 #include "loops/loop_structure.hpp"

@@ -11,7 +11,7 @@
 #include <iostream>
 #include <stdexcept>
 
-#include "backend.hpp"
+#include "backends/backend.hpp"
 #include "commands.hpp"
 #include "ensemble/cpu_runner.hpp"
 #include "ensemble/ensemble_statistics.hpp"

@@ -1,6 +1,6 @@
 #pragma once
 // Ensembles of the built-in Lorenz model (ode/lorenz.hpp) on the CPU, with the cpu backend's thread hand-out
-// (ensemble/instance_blocks.hpp); host/lorenz_cuda.hpp runs the same per-instance function on the GPU.
+// (ensemble/instance_blocks.hpp); src/backends/lorenz_cuda.hpp runs the same per-instance function on the GPU.
 #include <vector>
 
 #include "core/status.hpp"

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <cstdio>
 
-#include "cuda_runner.hpp"
+#include "backends/cuda_runner.hpp"
 #include "ensemble/device_slot.hpp"
 #include "support/backend_comparison.hpp"
 #include "support/run_model.hpp"

@@ -7,8 +7,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "cuda_runner.hpp"
-#include "cuda_statistics.hpp"
+#include "backends/cuda_runner.hpp"
+#include "backends/cuda_statistics.hpp"
 #include "ensemble/ensemble_statistics.hpp"
 
 namespace myriad {

@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "cuda_runner.hpp"
-#include "lorenz_cuda.hpp"
+#include "backends/cuda_runner.hpp"
+#include "backends/lorenz_cuda.hpp"
 
 namespace myriad {
 namespace {

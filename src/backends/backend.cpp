@@ -1,9 +1,9 @@
-#include "backend.hpp"
+#include "backends/backend.hpp"
 
 #include <stdexcept>
 #include <thread>
 
-#include "cuda_runner.hpp"
+#include "backends/cuda_runner.hpp"
 #include "ensemble/cpu_runner.hpp"
 #include "reference/reference_runner.hpp"
 

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "cuda_runner.hpp"
+#include "backends/cuda_runner.hpp"
 #include "ensemble/ensemble.hpp"
 #include "ensemble/ensemble_result.hpp"
 #include "ensemble/run_spec.hpp"

@@ -1,4 +1,4 @@
-#include "cuda_runner.hpp"
+#include "backends/cuda_runner.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -15,7 +15,7 @@
 
 #include <cublas_v2.h>
 
-#include "device_buffer.hpp"
+#include "backends/device_buffer.hpp"
 #include "ensemble/staged_runner.hpp"
 #include "simulate_kernel.cuh"
 #include "staged_kernel.cuh"

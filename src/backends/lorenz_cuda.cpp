@@ -1,4 +1,4 @@
-#include "lorenz_cuda.hpp"
+#include "backends/lorenz_cuda.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -6,10 +6,10 @@
 #include <string>
 #include <vector>
 
-#include "cuda_runner.hpp"
+#include "backends/cuda_runner.hpp"
 
 #ifdef MYRIAD_HAVE_CUDA
-#include "device_buffer.hpp"
+#include "backends/device_buffer.hpp"
 #include "lorenz_kernel.cuh"
 #endif
 

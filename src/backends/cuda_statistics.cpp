@@ -1,15 +1,15 @@
-#include "cuda_statistics.hpp"
+#include "backends/cuda_statistics.hpp"
 
 #include <stdexcept>
 #include <string>
 #include <vector>
 
-#include "cuda_runner.hpp"
+#include "backends/cuda_runner.hpp"
 
 #ifdef MYRIAD_HAVE_CUDA
 #include <cuda_runtime.h>
 
-#include "device_buffer.hpp"
+#include "backends/device_buffer.hpp"
 #include "ensemble_statistics.cuh"
 #endif
 
