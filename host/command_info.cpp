@@ -95,6 +95,12 @@ int run_info(const std::string& model_path) {
   for (const Parameter& p : model.parameters)
     std::cout << "  " << std::left << std::setw(20) << p.name << std::setw(14) << p.value << p.unit
               << (p.description.empty() ? "" : "  " + p.description) << '\n';
+  if (!model.inputs.empty()) {
+    std::cout << "\ninputs (stepping API; batch runs use the default): " << model.inputs.size() << '\n';
+    for (const Input& u : model.inputs)
+      std::cout << "  " << std::left << std::setw(20) << u.name << "default " << u.value << "  [" << u.min << ", "
+                << u.max << "] " << u.unit << '\n';
+  }
   std::cout << "\noutputs: " << model.outputs.size() << '\n';
   for (const Output& o : model.outputs) std::cout << "  " << o.name << '\n';
   print_initial_state(model, *compiled);

@@ -99,7 +99,8 @@ void lay_out(const Model& model, CompiledModel* compiled, std::vector<double>& k
                          "time function " + std::to_string(n_time_functions + 1) + " of the model (ground " +
                              "motions, actuators and driver functions count), more than the " +
                              std::to_string(kMaxTimeFunctions) + " a model may have");
-      compiled->time_functions[n_time_functions] = {static_cast<int>(f.kind), offset, points};
+      compiled->time_functions[n_time_functions] = {packed_time_function_kind(f), offset, points,
+                                                    f.kind == TimeFunction::Kind::input ? f.input : -1, f.gain};
     }
     return n_time_functions++;
   };
@@ -193,6 +194,16 @@ void lay_out(const Model& model, CompiledModel* compiled, std::vector<double>& k
 }
 
 }  // namespace
+
+std::vector<std::vector<InputSlot>> input_slots(const Model& model, const CompiledModel& compiled) {
+  std::vector<std::vector<InputSlot>> slots(model.inputs.size());
+  for (int i = 0; i < compiled.n_time_functions; ++i) {
+    const CompiledTimeFunction& f = compiled.time_functions[i];
+    if (f.input >= 0 && static_cast<size_t>(f.input) < slots.size())
+      slots[static_cast<size_t>(f.input)].push_back({f.constants, f.gain});
+  }
+  return slots;
+}
 
 std::unique_ptr<CompiledModel> compile(const Model& model) {
   require_capacity(model, model.joints.size(), kMaxBodies, "joints");

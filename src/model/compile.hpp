@@ -19,6 +19,14 @@ std::unique_ptr<CompiledModel> compile(const Model& model);
 // Fills `constants` (compiled.n_constants values) from a model whose parameters are applied. O(n).
 void pack_constants(const CompiledModel& compiled, const Model& literal_model, double* constants);
 
+// Where the model's inputs live in an instance's constants: for input a (Model::inputs order), every time function
+// that reads it, as (offset of its one coefficient, gain); the stepping API writes gain * u there. O(functions).
+struct InputSlot {
+  int constant;
+  double gain;
+};
+std::vector<std::vector<InputSlot>> input_slots(const Model& model, const CompiledModel& compiled);
+
 // Initial coordinates q (nq) and velocities v (nv) of a model whose parameters are applied; quaternions normalized.
 void initial_state(const Model& literal_model, double* q, double* v);
 

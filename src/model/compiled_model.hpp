@@ -127,9 +127,11 @@ struct CompiledConstraints {
 };
 
 struct CompiledTimeFunction {
-  int kind;       // TimeFunctionKind
-  int constants;  // offset of the packed coefficients
-  int points;     // table points (0 for other kinds)
+  int kind;         // TimeFunctionKind (an input compiles to kTfConstant)
+  int constants;    // offset of the packed coefficients
+  int points;       // table points (0 for other kinds)
+  int input = -1;   // Model::inputs index when the function is an input (its one coefficient is gain * u)
+  double gain = 1.0;
 };
 
 struct CompiledForce {

@@ -1,5 +1,6 @@
 #include "model/force_reading.hpp"
 
+#include <cmath>
 #include <string>
 
 namespace myriad {
@@ -21,6 +22,7 @@ const std::vector<TimeFunctionKeys>& time_function_keys() {
       {"smooth_step", {"t0", "t1", "from", "to"}, {}},
       {"half_sine_bump", {"t0", "duration", "height"}, {}},
       {"table", {"points"}, {}},
+      {"input", {"input"}, {"gain"}},
   };
   return kinds;
 }
@@ -108,7 +110,7 @@ ForceElement read_force(const JsonNode& node, int index, ReadContext& context) {
     if (force.type == ForceType::rsda)
       force.zero_angle = read_optional_number(node, "zero_angle", 0.0, context);
     force.has_actuator = node.has("actuator");
-    if (force.has_actuator) force.actuator = read_time_function(node.at("actuator"), context);
+    if (force.has_actuator) force.actuator = read_time_function(node.at("actuator"), context, true);
   }
   if (force.type == ForceType::rsda && node.has("initial_deflection"))
     force.shortest_initial_deflection =
@@ -125,14 +127,14 @@ ForceElement read_force(const JsonNode& node, int index, ReadContext& context) {
       node.at("joint").fail("joint '" + joint.name + "' is fixed and has no coordinates to actuate");
     }
     force.has_actuator = true;
-    force.actuator = read_time_function(node.at("function"), context);
+    force.actuator = read_time_function(node.at("function"), context, true);
   }
   return force;
 }
 
 }  // namespace
 
-TimeFunction read_time_function(const JsonNode& node, const ReadContext& context) {
+TimeFunction read_time_function(const JsonNode& node, const ReadContext& context, bool allow_input) {
   node.expect_object();
   std::vector<std::string> types;
   for (const TimeFunctionKeys& kind : time_function_keys()) types.push_back(kind.type);
@@ -145,6 +147,21 @@ TimeFunction read_time_function(const JsonNode& node, const ReadContext& context
   allowed.insert(allowed.end(), keys.optional.begin(), keys.optional.end());
   node.allow_keys(allowed, std::string("a ") + keys.type + " function");
 
+  if (f.kind == TimeFunction::Kind::input) {
+    if (!allow_input)
+      node.at("type").fail("an input function is only allowed as a force's actuator or a joint_actuator's function");
+    const JsonNode input = node.at("input");
+    f.input = resolve_name(input, context.inputs);
+    if (node.has("gain")) {
+      const JsonNode gain = node.at("gain");
+      if (gain.json().is_string()) gain.fail("gain is a plain number (parameters cannot set it)");
+      f.gain = gain.as_plain_number();
+    }
+    const double value = f.gain * (*context.input_list)[static_cast<size_t>(f.input)].value;
+    if (!std::isfinite(value)) node.fail("gain * the input's default is not finite");
+    f.value = {value, -1};
+    return f;
+  }
   if (f.kind == TimeFunction::Kind::table) {
     const JsonNode points = node.at("points");
     const std::vector<JsonNode> rows = points.elements();

@@ -10,7 +10,9 @@
 
 namespace myriad {
 
-TimeFunction read_time_function(const JsonNode& node, const ReadContext& context);
+// `allow_input`: the place takes an {"type": "input"} function (force actuators and joint_actuator functions;
+// ground motions and drivers do not, their rates matter).
+TimeFunction read_time_function(const JsonNode& node, const ReadContext& context, bool allow_input = false);
 
 // The force elements in file order; joint references resolve to the final joint order, so context.joints and
 // context.joint_list must be final. Registers the names in context.forces. O(number of elements).

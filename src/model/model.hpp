@@ -4,6 +4,7 @@
 // whose instances differ only in parameter values. apply_parameters() yields a model whose Numbers are all
 // literal values; the compiler and the reference path read models in that state.
 #include <array>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -67,7 +68,7 @@ struct Joint {
 
 // A function of time: value, first and second derivatives are all defined (see docs/model-format.md).
 struct TimeFunction {
-  enum class Kind { constant, step, ramp, sine, smooth_step, half_sine_bump, table };
+  enum class Kind { constant, step, ramp, sine, smooth_step, half_sine_bump, table, input };
   Kind kind = Kind::constant;
   // Coefficients by kind (unused ones stay 0):
   //   constant: value
@@ -76,9 +77,24 @@ struct TimeFunction {
   //   sine: amplitude, frequency [Hz], phase [rad], offset
   //   smooth_step: t0, t1, from, to           cubic, zero slope at both ends
   //   half_sine_bump: t0, duration, height
+  //   input: gain * u for the model input `input` (Model::inputs); `value` holds gain * the input's default, the
+  //          value every batch run uses. Compiled as a constant whose one coefficient the stepping API rewrites.
   Number t0{}, t1{}, value{}, before{}, after{}, slope{}, offset{}, amplitude{}, frequency{}, phase{}, from{}, to{},
       duration{}, height{};
   std::vector<std::array<Number, 2>> table;  // table: (t, value) points, strictly increasing t
+  int input = -1;     // input: index into Model::inputs
+  double gain = 1.0;  // input: the factor on u (a plain number)
+};
+
+// A named channel the stepping API sets per instance and holds constant over each advance (docs/model-format.md,
+// "Inputs"). Plain numbers: parameters cannot set them. Batch runs use `value`.
+struct Input {
+  std::string name;
+  double value = 0.0;  // default
+  double min = -std::numeric_limits<double>::infinity();
+  double max = std::numeric_limits<double>::infinity();
+  std::string unit;
+  std::string description;
 };
 
 // A point on a body; on ground it may move along `motion_direction` by `motion` (base excitation).
@@ -192,6 +208,7 @@ struct Model {
   std::vector<Loop> loops;      // loop-closing constraints, file order
   std::vector<Driver> drivers;  // rheonomic drivers, file order
   std::vector<IndependentCoordinate> independent;  // named independent coordinates (empty: chosen by pivoting)
+  std::vector<Input> inputs;    // file order (JSON object member order)
 };
 
 inline const char* loop_type_name(LoopType type) {

@@ -58,6 +58,8 @@ constexpr int kMaxForces = 512;
 constexpr int kMaxTimeFunctions = 1024;
 // Outputs: each is a CSV column and 8 bytes per instance and output time in a run's result.
 constexpr int kMaxOutputs = 256;
+// Inputs: named channels of the stepping API; each is a column of set_inputs and a slot per function using it.
+constexpr int kMaxInputs = 256;
 // Loops: the ladder with L = 256 has 256.
 constexpr int kMaxLoops = 512;
 // Drivers: rheonomic constraints on single coordinates; a robot or test rig drives a few.

@@ -24,7 +24,7 @@ namespace {
 
 const std::vector<std::string> kTopLevelKeys = {"format",     "version", "name",   "description", "gravity",
                                                 "parameters", "bodies",  "joints", "forces",      "outputs",
-                                                "simulation", "loops",   "drivers",     "independent"};
+                                                "simulation", "loops",   "drivers",     "independent", "inputs"};
 
 // Checked before anything else, so that a file of another kind is named as such instead of producing a list
 // of unknown keys.
@@ -61,6 +61,41 @@ std::vector<Parameter> read_parameters(const JsonNode& node, ReadContext& contex
     parameters.push_back(p);
   }
   return parameters;
+}
+
+// `inputs`: {"name": {"default", "min", "max", "unit", "description"}} (docs/model-format.md, "Inputs"), plain
+// numbers; min <= default <= max where given.
+double read_input_number(const JsonNode& entry, const std::string& key) {
+  const JsonNode node = entry.at(key);
+  if (node.json().is_string()) node.fail(key + " is a plain number (parameters cannot set inputs)");
+  return node.as_plain_number();
+}
+
+std::vector<Input> read_inputs(const JsonNode& node, ReadContext& context) {
+  if (!node.json().is_object()) node.fail_type("an object of inputs by name");
+  std::vector<Input> inputs;
+  for (const auto& member : node.members()) {
+    const JsonNode& entry = member.second;
+    Input input;
+    input.name = member.first;
+    if (!is_parameter_name(input.name))
+      entry.fail("invalid input name '" + input.name + "' (names match [A-Za-z_][A-Za-z0-9_]*)");
+    entry.expect_object();
+    entry.allow_keys({"default", "min", "max", "unit", "description"}, "an input");
+    if (entry.has("default")) input.value = read_input_number(entry, "default");
+    if (entry.has("min")) input.min = read_input_number(entry, "min");
+    if (entry.has("max")) input.max = read_input_number(entry, "max");
+    if (entry.has("unit")) input.unit = entry.at("unit").as_string();
+    if (entry.has("description")) input.description = entry.at("description").as_string();
+    if (input.min > input.max)
+      entry.at("min").fail("min " + number_text(input.min) + " is greater than max " + number_text(input.max));
+    if (input.value < input.min || input.value > input.max)
+      (entry.has("default") ? entry.at("default") : entry).fail("default " + number_text(input.value) + " is outside [" + number_text(input.min) +
+                               ", " + number_text(input.max) + "]");
+    context.inputs.index[input.name] = static_cast<int>(inputs.size());
+    inputs.push_back(input);
+  }
+  return inputs;
 }
 
 std::vector<Body> read_bodies(const JsonNode& node, ReadContext& context) {
@@ -129,7 +164,8 @@ struct SectionLimit {
 const SectionLimit kSectionLimits[] = {{"parameters", kMaxParameters}, {"bodies", kMaxBodies},
                                        {"joints", kMaxBodies},         {"forces", kMaxForces},
                                        {"outputs", kMaxOutputs},       {"loops", kMaxLoops},
-                                       {"drivers", kMaxDrivers},       {"independent", kMaxIndependent}};
+                                       {"drivers", kMaxDrivers},       {"independent", kMaxIndependent},
+                                       {"inputs", kMaxInputs}};
 
 // Refuses a section with more entries than a model may have before any entry is read, so that nothing
 // downstream (name tables, the compiled model's fixed-size arrays) meets a count it cannot hold.
@@ -170,6 +206,8 @@ Model read_model(const JsonNode& root, const std::string& file_name) {
     context.joints.index[model.joints[i].name] = static_cast<int>(i);
   context.joint_list = &model.joints;
 
+  if (root.has("inputs")) model.inputs = read_inputs(root.at("inputs"), context);
+  context.input_list = &model.inputs;
   if (root.has("forces")) model.forces = read_forces(root.at("forces"), context);
   context.force_list = &model.forces;
   if (root.has("outputs")) model.outputs = read_outputs(root.at("outputs"), context);

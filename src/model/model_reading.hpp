@@ -20,7 +20,7 @@ struct NameTable {
   bool has_ground = false;           // bodies: the reserved name `ground` refers to the world (-1)
 };
 
-// What the section readers share. Sections are read in the order parameters, bodies, joints, forces, outputs,
+// What the section readers share. Sections are read in the order parameters, bodies, joints, inputs, forces, outputs,
 // and each reader may rely on the tables of the sections before it.
 struct ReadContext {
   const std::vector<Parameter>* parameters = nullptr;
@@ -28,6 +28,8 @@ struct ReadContext {
   NameTable bodies{"body", "/bodies", {}, true};
   NameTable joints{"joint", "/joints", {}};  // index = position in the final, parent-first joint order
   NameTable forces{"force", "/forces", {}};
+  NameTable inputs{"input", "/inputs", {}};  // index = position in Model::inputs
+  const std::vector<Input>* input_list = nullptr;         // once the inputs are read (before the forces)
   const std::vector<Joint>* joint_list = nullptr;         // final order, once the joints are read
   const std::vector<ForceElement>* force_list = nullptr;  // once the forces are read
 };

@@ -6,7 +6,8 @@ namespace myriad {
 
 int pack_time_function(const TimeFunction& f, std::vector<double>& out) {
   switch (f.kind) {
-    case TimeFunction::Kind::constant: out.push_back(f.value.value); return 0;
+    case TimeFunction::Kind::constant:
+    case TimeFunction::Kind::input: out.push_back(f.value.value); return 0;
     case TimeFunction::Kind::step: out.insert(out.end(), {f.t0.value, f.before.value, f.after.value}); return 0;
     case TimeFunction::Kind::ramp: out.insert(out.end(), {f.t0.value, f.slope.value, f.offset.value}); return 0;
     case TimeFunction::Kind::sine:
@@ -28,7 +29,11 @@ int pack_time_function(const TimeFunction& f, std::vector<double>& out) {
 TimeValue evaluate_time_function(const TimeFunction& f, double t) {
   std::vector<double> coefficients;
   const int points = pack_time_function(f, coefficients);
-  return evaluate_time_function(static_cast<int>(f.kind), coefficients.data(), points, t);
+  return evaluate_time_function(packed_time_function_kind(f), coefficients.data(), points, t);
+}
+
+int packed_time_function_kind(const TimeFunction& f) {
+  return f.kind == TimeFunction::Kind::input ? kTfConstant : static_cast<int>(f.kind);
 }
 
 double rsda_effective_zero_angle(double zero_angle, double q_initial, bool shortest) {

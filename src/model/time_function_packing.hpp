@@ -12,6 +12,10 @@ namespace myriad {
 // (0 for other kinds).
 int pack_time_function(const TimeFunction& f, std::vector<double>& out);
 
+// The TimeFunctionKind the packed coefficients are evaluated as: an input is a constant (gain * u).
+int packed_time_function_kind(const TimeFunction& f);
+
+// f at t; an input function is gain * the input's default (TimeFunction::value).
 TimeValue evaluate_time_function(const TimeFunction& f, double t);
 
 // Zero-tension angle an RSDA actually uses (docs/model-format.md, "RSDA"): with `shortest` the given angle is
