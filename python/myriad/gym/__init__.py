@@ -36,13 +36,12 @@ def make_single(name: str, env_id: int = 0, **kwargs) -> SingleEnv:
 
 
 def _register():
-    for env_id, name, steps in (("myriad/ActiveSuspension-v0", "active_suspension", 500),
-                                ("myriad/CartPole-v0", "cart_pole", 500)):
+    for env_id, name in (("myriad/ActiveSuspension-v0", "active_suspension"),
+                         ("myriad/CartPole-v0", "cart_pole")):
         if env_id in gymnasium.registry:
             continue
-        gymnasium.register(id=env_id, entry_point=f"myriad.gym.single:SingleEnv",
-                           vector_entry_point=ENVIRONMENTS[name], kwargs={"vector_env_class": ENVIRONMENTS[name]},
-                           max_episode_steps=None, disable_env_checker=True)
+        gymnasium.register(id=env_id, entry_point=lambda name=name, **kwargs: make_single(name, **kwargs),
+                           vector_entry_point=ENVIRONMENTS[name], disable_env_checker=True)
 
 
 _register()

@@ -20,8 +20,10 @@ gymnasium.vector.SyncVectorEnv implements it:
 Randomness. Every draw (domain randomization, roads, initial states) is keyed by (seed, env_id, episode) through
 myriad.philox_uniform / philox_normal (myriad.gym.randomness). env_ids default to 0..num_envs-1; giving them
 explicitly (a permutation, or one id of a larger batch) reproduces exactly the episodes those environments have in
-any other batch, since instances never influence each other. reset(seed=s) keys every reset environment by s (not
-s + i as SyncVectorEnv does: the env id already separates environments) and restarts its episode count at 0;
+any other batch, since instances never influence each other; environments given the same id (and seed) see the same
+draws, e.g. the same road for every candidate policy of a search (common random numbers). reset(seed=s) keys
+every reset environment by s (not s + i as SyncVectorEnv does: the env id already separates environments) and
+restarts its episode count at 0;
 reset(seed=None) and every autoreset start the environment's next episode (episode + 1). A list of seeds gives one
 seed per environment (None: keep counting).
 
@@ -72,10 +74,7 @@ class MyriadVectorEnv(VectorEnv):
         ids = np.arange(self.num_envs, dtype=np.uint64) if env_ids is None else np.asarray(env_ids)
         if ids.shape != (self.num_envs,) or (ids.dtype.kind == "i" and (ids < 0).any()) or ids.dtype.kind not in "iu":
             raise ValueError(f"env_ids must be {self.num_envs} non-negative integers")
-        ids = ids.astype(np.uint64)
-        if len(np.unique(ids)) != self.num_envs:
-            raise ValueError("env_ids must be distinct")
-        self.env_ids = ids
+        self.env_ids = ids.astype(np.uint64)  # equal ids see equal draws (common random numbers)
 
         self.parameter_names = list(model.parameter_names)
         self._parameter_index = {n: k for k, n in enumerate(self.parameter_names)}
@@ -90,8 +89,7 @@ class MyriadVectorEnv(VectorEnv):
         self.distributions = randomness.check_distributions(randomize, self.parameter_names)
 
         self.sim = myriad.Simulator(model, instances=self.num_envs, backend=backend, threads=threads,
-                                    integrator=integrator, h=h, rtol=rtol, atol=atol,
-                                    params=np.tile(base, (self.num_envs, 1)))
+                                    integrator=integrator, h=h, rtol=rtol, atol=atol)
         self.parameters = np.tile(base, (self.num_envs, 1))  # current episode's parameters (num_envs x P)
         self._seeds = np.zeros(self.num_envs, dtype=np.uint64)
         self._episodes = np.zeros(self.num_envs, dtype=np.uint64)
