@@ -5,8 +5,8 @@
 #include <stdexcept>
 
 #include "constraints/constraint_equations.hpp"
+#include "constraints/model_kinematics.hpp"
 #include "model/number_text.hpp"
-#include "reference/reference_dynamics.hpp"
 
 namespace myriad::constraints {
 
@@ -99,7 +99,7 @@ Partition partition_coordinates(const MatrixXd& G, double relative_tolerance) {
 
 AssemblyResult assemble(const Model& model, double t, const VectorXd& q_guess, const VectorXd& v_guess,
                         const AssemblyOptions& options) {
-  const reference::CoordinateLayout layout = reference::coordinate_layout(model);
+  const kinematics::CoordinateLayout layout = kinematics::coordinate_layout(model);
   if (q_guess.size() != layout.nq || v_guess.size() != layout.nv)
     throw std::invalid_argument("assemble: q_guess and v_guess must have nq = " + std::to_string(layout.nq) +
                                 " and nv = " + std::to_string(layout.nv) + " entries");
@@ -209,7 +209,7 @@ AssemblyResult assemble(const Model& model, double t, const VectorXd& q_guess, c
 }
 
 AssemblyResult assemble(const Model& model, const AssemblyOptions& options) {
-  return assemble(model, 0.0, reference::initial_q(model), reference::initial_v(model), options);
+  return assemble(model, 0.0, kinematics::initial_q(model), kinematics::initial_v(model), options);
 }
 
 }  // namespace myriad::constraints

@@ -66,7 +66,7 @@ struct AssemblyResult {
 AssemblyResult assemble(const Model& model, double t, const Eigen::VectorXd& q_guess,
                         const Eigen::VectorXd& v_guess, const AssemblyOptions& options = {});
 
-// The same at t = 0 from the model's initial coordinates and velocities (reference::initial_q, initial_v).
+// The same at t = 0 from the model's initial coordinates and velocities (kinematics::initial_q, initial_v).
 AssemblyResult assemble(const Model& model, const AssemblyOptions& options = {});
 
 }  // namespace myriad::constraints

@@ -3,12 +3,12 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "constraints/eigen_conversions.hpp"
+#include "constraints/model_kinematics.hpp"
 #include "model/model_error.hpp"
 #include "model/model_geometry.hpp"
 #include "model/model_pointers.hpp"
 #include "model/time_function_packing.hpp"
-#include "reference/eigen_conversions.hpp"
-#include "reference/reference_dynamics.hpp"
 
 namespace myriad::constraints {
 
@@ -19,7 +19,7 @@ using Eigen::MatrixXd;
 using Eigen::Vector3d;
 using Eigen::VectorXd;
 
-using reference::to_eigen;
+using kinematics::to_eigen;
 
 Matrix3d skew(const Vector3d& a) {
   Matrix3d s;
@@ -44,20 +44,20 @@ class Kinematics {
         q_(q),
         v_(v),
         nv_(static_cast<int>(v.size())),
-        bodies_(reference::body_kinematics(model, q, v)),
-        jacobians_(reference::body_jacobians_cm(model, q)),
-        bias_(reference::body_bias_accelerations(model, q, v)) {}
+        bodies_(kinematics::body_kinematics(model, q, v)),
+        jacobians_(kinematics::body_jacobians_cm(model, q)),
+        bias_(kinematics::body_bias_accelerations(model, q, v)) {}
 
   // A point fixed on `body` (-1 = ground), given in the body frame (world for ground).
   Moving point(int body, const Vector3d& p_BQ_B) const {
     Moving m{p_BQ_B, MatrixXd::Zero(3, nv_), Vector3d::Zero(), Vector3d::Zero()};
     if (body < 0) return m;
-    const reference::BodyKinematics& b = bodies_[static_cast<size_t>(body)];
+    const kinematics::BodyKinematics& b = bodies_[static_cast<size_t>(body)];
     m.value = b.p_WBo + b.R_WB * p_BQ_B;
-    m.J = reference::point_jacobian(model_, q_, body, p_BQ_B);
+    m.J = kinematics::point_jacobian(model_, q_, body, p_BQ_B);
     const Vector3d r = m.value - b.p_WBcm;
     m.rate = b.v_WBcm_W + b.w_WB_W.cross(r);
-    const reference::BodyAcceleration& a = bias_[static_cast<size_t>(body)];
+    const kinematics::BodyAcceleration& a = bias_[static_cast<size_t>(body)];
     m.bias = a.a_cm_W + a.alpha_W.cross(r) + b.w_WB_W.cross(b.w_WB_W.cross(r));
     return m;
   }
@@ -66,11 +66,11 @@ class Kinematics {
   Moving direction(int body, const Vector3d& u_B) const {
     Moving m{u_B, MatrixXd::Zero(3, nv_), Vector3d::Zero(), Vector3d::Zero()};
     if (body < 0) return m;
-    const reference::BodyKinematics& b = bodies_[static_cast<size_t>(body)];
+    const kinematics::BodyKinematics& b = bodies_[static_cast<size_t>(body)];
     m.value = b.R_WB * u_B;
     m.J = -skew(m.value) * jacobians_[static_cast<size_t>(body)].Jw;  // w x u = -u x w
     m.rate = b.w_WB_W.cross(m.value);
-    const reference::BodyAcceleration& a = bias_[static_cast<size_t>(body)];
+    const kinematics::BodyAcceleration& a = bias_[static_cast<size_t>(body)];
     m.bias = a.alpha_W.cross(m.value) + b.w_WB_W.cross(m.rate);
     return m;
   }
@@ -82,9 +82,9 @@ class Kinematics {
   const VectorXd& q_;
   const VectorXd& v_;
   int nv_;
-  std::vector<reference::BodyKinematics> bodies_;
-  std::vector<reference::BodyJacobian> jacobians_;
-  std::vector<reference::BodyAcceleration> bias_;
+  std::vector<kinematics::BodyKinematics> bodies_;
+  std::vector<kinematics::BodyJacobian> jacobians_;
+  std::vector<kinematics::BodyAcceleration> bias_;
 };
 
 Moving difference(const Moving& a, const Moving& b) {  // a - b
@@ -215,7 +215,7 @@ std::vector<std::string> constraint_pointers(const Model& model) {
 
 ConstraintEvaluation evaluate_constraints(const Model& model, double t, const VectorXd& q,
                                           const VectorXd& v) {
-  const reference::CoordinateLayout layout = reference::coordinate_layout(model);
+  const kinematics::CoordinateLayout layout = kinematics::coordinate_layout(model);
   if (q.size() != layout.nq || v.size() != layout.nv)
     throw std::invalid_argument("constraints: q and v must have nq = " + std::to_string(layout.nq) +
                                 " and nv = " + std::to_string(layout.nv) + " entries");
@@ -246,12 +246,12 @@ ConstraintEvaluation evaluate_constraints(const Model& model, double t, const Ve
 }
 
 VectorXd constraint_residual(const Model& model, double t, const VectorXd& q) {
-  const reference::CoordinateLayout layout = reference::coordinate_layout(model);
+  const kinematics::CoordinateLayout layout = kinematics::coordinate_layout(model);
   return evaluate_constraints(model, t, q, VectorXd::Zero(layout.nv)).phi;
 }
 
 VectorXd advance_coordinates(const Model& model, const VectorXd& q, const VectorXd& dv) {
-  const reference::CoordinateLayout layout = reference::coordinate_layout(model);
+  const kinematics::CoordinateLayout layout = kinematics::coordinate_layout(model);
   if (q.size() != layout.nq || dv.size() != layout.nv)
     throw std::invalid_argument("constraints: advance_coordinates needs q (nq) and dv (nv)");
   VectorXd out = q;

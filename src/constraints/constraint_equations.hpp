@@ -4,8 +4,8 @@
 //
 // Rows are the loops in Model::loops order (3, 5, 4, 2, 1, 1 equations for cut_spherical, cut_revolute,
 // cut_universal, cut_planar_revolute, distance, rod; see loop_equation_count), then one row per driver.
-// Everything is expressed in world axes and built from the reference path's kinematics
-// (reference::body_kinematics, point_jacobian, body_jacobians_cm, body_bias_accelerations).
+// Everything is expressed in world axes and built from the host kinematics below them
+// (constraints/model_kinematics.hpp: body_kinematics, point_jacobian, body_jacobians_cm, body_bias_accelerations).
 //
 // With v the generalized velocities of docs/model-format.md (for quaternion joints the angular velocity, not
 // the quaternion rate) the evaluation returns

@@ -1,7 +1,7 @@
 #include "reference/reference_constrained.hpp"
-#include "reference/eigen_conversions.hpp"
 
 #include "constraints/constraint_equations.hpp"
+#include "constraints/eigen_conversions.hpp"
 #include "model/model_geometry.hpp"
 #include "reference/reference_dynamics.hpp"
 
@@ -13,7 +13,7 @@ using Eigen::MatrixXd;
 using Eigen::Vector3d;
 using Eigen::VectorXd;
 
-using reference::to_eigen;
+using kinematics::to_eigen;
 
 // One end of a rod: world position, velocity, 3 x nv Jacobian and bias acceleration (Jdot v).
 struct RodEnd {

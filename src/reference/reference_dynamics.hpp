@@ -20,64 +20,26 @@
 #include <Eigen/Dense>
 #include <vector>
 
+#include "constraints/model_kinematics.hpp"
 #include "model/model.hpp"
 
 namespace myriad::reference {
 
-// Where each joint's coordinates start in q and v (Model::joints order). O(joints).
-struct CoordinateLayout {
-  std::vector<int> q_index;  // first position coordinate of each joint
-  std::vector<int> v_index;  // first velocity coordinate of each joint
-  int nq = 0;
-  int nv = 0;
-};
-CoordinateLayout coordinate_layout(const Model& model);
-
-// Pose and velocity of one body, all in world axes.
-struct BodyKinematics {
-  Eigen::Matrix3d R_WB;      // orientation of the body frame B in the world
-  Eigen::Vector3d p_WBo;     // position of B's origin
-  Eigen::Vector3d p_WBcm;    // position of B's centre of mass
-  Eigen::Vector3d w_WB_W;    // angular velocity of B
-  Eigen::Vector3d v_WBcm_W;  // velocity of B's centre of mass
-};
-
-// Per body (Model::bodies order), by a parent-first recursion: X_WC = X_WP X_PF X_FM(q) X_CM^-1. O(bodies).
-// Throws std::invalid_argument when q or v has the wrong size or the joints do not form a tree.
-std::vector<BodyKinematics> body_kinematics(const Model& model, const Eigen::VectorXd& q,
-                                            const Eigen::VectorXd& v);
-
-// Explicit Jacobians of one body's centre-of-mass velocity (Jv) and angular velocity (Jw): 3 x nv, world.
-struct BodyJacobian {
-  Eigen::MatrixXd Jv;
-  Eigen::MatrixXd Jw;
-};
-
-// Per body (Model::bodies order). Column k of joint j (an ancestor of body i, or i's own joint) is built from
-// the joint's world-frame twist basis: Jw = a_k, Jv = b_k + a_k x (p_cm_i - p_Mo_j), with a_k the angular
-// velocity and b_k the velocity of M's origin that a unit v_k gives M relative to F. O(bodies * nv). Throws
-// as body_kinematics.
-std::vector<BodyJacobian> body_jacobians_cm(const Model& model, const Eigen::VectorXd& q);
-
-// 3 x nv Jacobian of the world velocity of the point p_BQ_B (in the frame of `body`). O(bodies * nv).
-// Throws std::out_of_range for a bad body index, else as body_kinematics.
-Eigen::MatrixXd point_jacobian(const Model& model, const Eigen::VectorXd& q, int body,
-                               const Eigen::Vector3d& p_BQ_B);
-
-// Accelerations of one body in world axes, Jw a + Jdot_w v and Jv a + Jdot_v v, for a = dv/dt.
-struct BodyAcceleration {
-  Eigen::Vector3d alpha_W;  // angular acceleration of B
-  Eigen::Vector3d a_cm_W;   // acceleration of B's centre of mass
-};
-
-// Jdot v alone (a = 0), per body (Model::bodies order), by an exact world-frame recursion. O(bodies). Throws
-// as body_kinematics.
-std::vector<BodyAcceleration> body_bias_accelerations(const Model& model, const Eigen::VectorXd& q,
-                                                      const Eigen::VectorXd& v);
-
-// Full accelerations of every body for given dv/dt: J a + Jdot v. O(bodies * nv). Throws as body_kinematics.
-std::vector<BodyAcceleration> body_accelerations(const Model& model, const Eigen::VectorXd& q,
-                                                 const Eigen::VectorXd& v, const Eigen::VectorXd& vdot);
+// The kinematics (layout, poses, Jacobians, bias accelerations, dq/dt, initial coordinates) live one layer down,
+// in constraints/model_kinematics.hpp, where the constraint equations use them too; the oracle's names for them:
+using kinematics::BodyAcceleration;
+using kinematics::BodyJacobian;
+using kinematics::BodyKinematics;
+using kinematics::CoordinateLayout;
+using kinematics::body_accelerations;
+using kinematics::body_bias_accelerations;
+using kinematics::body_jacobians_cm;
+using kinematics::body_kinematics;
+using kinematics::coordinate_layout;
+using kinematics::initial_q;
+using kinematics::initial_v;
+using kinematics::point_jacobian;
+using kinematics::qdot;
 
 // nv x nv joint-space mass matrix, symmetric positive definite. O(bodies * nv^2). Throws as body_kinematics.
 Eigen::MatrixXd mass_matrix(const Model& model, const Eigen::VectorXd& q);
@@ -119,16 +81,5 @@ double kinetic_energy(const Model& model, const Eigen::VectorXd& q, const Eigen:
 // Gravity (-m g . r_cm summed over bodies) plus 1/2 k (l - l0)^2 per TSDA plus 1/2 k (q - q0)^2 per RSDA at
 // time t (ground points may move). O(bodies + forces * bodies). Throws as tsda_state and rsda_torque.
 double potential_energy(const Model& model, double t, const Eigen::VectorXd& q);
-
-// dq/dt (nq) from v: equal to v for all but spherical (quaternion rate 1/2 q (0, w_M)) and free joints
-// (position rate R_FM v_M, then the quaternion rate). O(nq). Throws std::invalid_argument for wrongly sized q
-// or v.
-Eigen::VectorXd qdot(const Model& model, const Eigen::VectorXd& q, const Eigen::VectorXd& v);
-
-// Initial coordinates from the joints' initial_position / initial_velocity (empty: zeros, identity
-// quaternion); quaternions normalized. O(nq). Throws a ModelError naming the file and the joint's `position`
-// or `velocity` for a wrong non-zero count or a zero initial quaternion (the loader refuses both).
-Eigen::VectorXd initial_q(const Model& model);
-Eigen::VectorXd initial_v(const Model& model);
 
 }  // namespace myriad::reference

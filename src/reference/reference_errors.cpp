@@ -42,9 +42,4 @@ void refuse_zero_length_tsda(const Model& model, int force) {
                        "force are undefined)");
 }
 
-void refuse_initial_state(const Model& model, int joint, const char* key, const std::string& reason) {
-  throw ModelError(model.source_file, joint_pointer(model, joint) + "/" + key,
-                   "joint '" + model.joints[static_cast<size_t>(joint)].name + "': " + reason);
-}
-
 }  // namespace myriad::reference

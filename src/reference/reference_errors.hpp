@@ -17,8 +17,4 @@ namespace myriad::reference {
 // The two ends of tsda `force` coincide at this configuration: its direction, and so its force, is undefined.
 [[noreturn]] void refuse_zero_length_tsda(const Model& model, int force);
 
-// Joint `joint`'s `position` or `velocity` (key) does not fit it: `reason` says how.
-[[noreturn]] void refuse_initial_state(const Model& model, int joint, const char* key,
-                                       const std::string& reason);
-
 }  // namespace myriad::reference

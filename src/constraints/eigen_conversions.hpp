@@ -1,10 +1,10 @@
 #pragma once
-// The project's small fixed-size types as Eigen values, for the host-only reference path.
+// The project's small fixed-size types as Eigen values, for the host-only Eigen code (constraints, reference path).
 #include <Eigen/Dense>
 
 #include "spatial/mat3.hpp"
 
-namespace myriad::reference {
+namespace myriad::kinematics {
 
 inline Eigen::Vector3d to_eigen(const Vec3<double>& a) { return {a.x, a.y, a.z}; }
 
@@ -15,4 +15,4 @@ inline Eigen::Matrix3d to_eigen(const Mat3<double>& a) {
   return m;
 }
 
-}  // namespace myriad::reference
+}  // namespace myriad::kinematics
