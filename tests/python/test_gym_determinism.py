@@ -69,12 +69,12 @@ def test_domain_randomization_draws_are_the_documented_philox_numbers():
     seeds = np.full(64, 9, dtype=np.uint64)
     ep = np.ones(64, dtype=np.uint64)
     names = list(env.model.parameter_names)
-    u = myriad.philox_uniform(seeds, ids, ep, np.uint64(randomness.PARAMETER_UNIFORM + names.index("m_s")))
+    u = myriad.philox_uniform(seeds, ids, ep, np.full(64, randomness.PARAMETER_UNIFORM + names.index("m_s"), dtype=np.uint64))
     np.testing.assert_array_equal(env.parameter("m_s"), 320.0 + 160.0 * u)
-    u = myriad.philox_uniform(seeds, ids, ep, np.uint64(randomness.PARAMETER_UNIFORM + names.index("c_s")))
+    u = myriad.philox_uniform(seeds, ids, ep, np.full(64, randomness.PARAMETER_UNIFORM + names.index("c_s"), dtype=np.uint64))
     np.testing.assert_allclose(env.parameter("c_s"), np.exp(np.log(1000) + (np.log(2500) - np.log(1000)) * u),
                                rtol=1e-15)
-    z = myriad.philox_normal(seeds, ids, ep, np.uint64(randomness.PARAMETER_NORMAL + names.index("k_t")))
+    z = myriad.philox_normal(seeds, ids, ep, np.full(64, randomness.PARAMETER_NORMAL + names.index("k_t"), dtype=np.uint64))
     np.testing.assert_array_equal(env.parameter("k_t"), np.maximum(200000.0 + 10000.0 * z, 150000.0))
     # the free lengths follow the drawn masses: static lengths stay 0.3 m, so every episode starts at rest
     np.testing.assert_allclose(env.parameter("l0_s") - env.parameter("m_s") * 9.81 / env.parameter("k_s"), 0.3,

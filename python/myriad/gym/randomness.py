@@ -24,6 +24,14 @@ INITIAL_STATE = 1 << 28
 _U64 = np.uint64
 
 
+def _call(draw, s, i, e, c):
+    """draw over the broadcast (n, m) grid, passed as flat contiguous uint64 arrays; returns (n, m)."""
+    s, i, e, c = np.broadcast_arrays(s, i, e, c)
+    shape = s.shape
+    flat = [np.ascontiguousarray(a, dtype=_U64).ravel() for a in (s, i, e, c)]
+    return np.asarray(draw(*flat), dtype=np.float64).reshape(shape)
+
+
 def uniform(seeds, env_ids, episodes, counters):
     """U[0, 1) draws of shape (n, m): rows are environments (seeds, env_ids, episodes of length n), columns the
     counters (length m)."""
@@ -31,7 +39,7 @@ def uniform(seeds, env_ids, episodes, counters):
     i = np.asarray(env_ids, dtype=_U64)[:, None]
     e = np.asarray(episodes, dtype=_U64)[:, None]
     c = np.asarray(counters, dtype=_U64)[None, :]
-    return np.asarray(myriad.philox_uniform(s, i, e, c), dtype=np.float64).reshape(s.shape[0], c.shape[1])
+    return _call(myriad.philox_uniform, s, i, e, c)
 
 
 def normal(seeds, env_ids, episodes, counters):
@@ -40,7 +48,7 @@ def normal(seeds, env_ids, episodes, counters):
     i = np.asarray(env_ids, dtype=_U64)[:, None]
     e = np.asarray(episodes, dtype=_U64)[:, None]
     c = np.asarray(counters, dtype=_U64)[None, :]
-    return np.asarray(myriad.philox_normal(s, i, e, c), dtype=np.float64).reshape(s.shape[0], c.shape[1])
+    return _call(myriad.philox_normal, s, i, e, c)
 
 
 _KINDS = {"uniform": ("low", "high"), "loguniform": ("low", "high"), "normal": ("mean", "std")}
