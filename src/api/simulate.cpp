@@ -1,0 +1,215 @@
+// api::simulate: a request resolved against the model (run options, parameters, overrides, backend), the ensemble
+// built and run on the chosen backend, progress reported from the calling thread, cancellation between blocks of
+// instances (cpu, reference) or after the run (cuda).
+#include <chrono>
+#include <condition_variable>
+#include <exception>
+#include <mutex>
+#include <system_error>
+#include <thread>
+
+#include "api/model_impl.hpp"
+#include "api/parameter_set.hpp"
+#include "api/run_options.hpp"
+#include "api/simulation_result.hpp"
+#include "backends/backend.hpp"
+#include "core/status.hpp"
+#include "ensemble/ensemble.hpp"
+#include "ensemble/run_progress.hpp"
+#include "model/model_error.hpp"
+
+namespace myriad::api {
+
+const char* status_name(int status) {
+  if (status < 0 || status >= kInstanceStatusCount) return "unknown";
+  return instance_status_name(static_cast<InstanceStatus>(status));
+}
+
+SimulationResult to_simulation_result(EnsembleResult&& result, std::vector<std::string> signal_names,
+                                      std::string backend, std::string integrator) {
+  SimulationResult out;
+  out.n_instances = result.n_instances;
+  out.n_times = result.n_times;
+  out.n_signals = result.n_signals;
+  out.signal_names = std::move(signal_names);
+  out.times = std::move(result.times);
+  out.values = std::make_shared<std::vector<double>>(std::move(result.values));
+  out.status.reserve(result.status.size());
+  for (InstanceStatus s : result.status) out.status.push_back(static_cast<int>(s));
+  out.stats.reserve(result.stats.size());
+  for (const IntegratorStats& s : result.stats)
+    out.stats.push_back({s.steps, s.rejected, s.function_evaluations, s.jacobian_evaluations, s.lu_factorizations});
+  out.wall_seconds = std::move(result.wall_seconds);
+  out.total_wall_seconds = result.total_wall_seconds;
+  out.backend = std::move(backend);
+  out.threads = result.threads;
+  out.integrator = std::move(integrator);
+  return out;
+}
+
+EnsembleResult to_ensemble_result(SimulationResult&& result) {
+  EnsembleResult out;
+  out.n_instances = static_cast<int>(result.n_instances);
+  out.n_times = result.n_times;
+  out.n_signals = result.n_signals;
+  out.times = std::move(result.times);
+  if (result.values) {
+    if (result.values.use_count() == 1)
+      out.values = std::move(*result.values);
+    else
+      out.values = *result.values;
+    result.values.reset();
+  }
+  out.status.reserve(result.status.size());
+  for (int s : result.status) out.status.push_back(static_cast<InstanceStatus>(s));
+  out.stats.reserve(result.stats.size());
+  for (const InstanceStats& s : result.stats)
+    out.stats.push_back({s.steps, s.rejected, s.function_evaluations, s.jacobian_evaluations, s.lu_factorizations});
+  out.wall_seconds = std::move(result.wall_seconds);
+  out.total_wall_seconds = result.total_wall_seconds;
+  out.threads = result.threads;
+  return out;
+}
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// The backend a request runs on; the GPU settings are refused for a backend named that is not cuda (with `auto`
+// and no GPU they do not apply). Throws SettingError.
+Backend choose_request_backend(const RunOptions& o, const CompiledModel& compiled) {
+  const SettingNames names;
+  if (o.backend == "cuda") {
+    std::string device;
+    if (!cuda_device_available(&device))
+      throw SettingError("backend", names.given("backend", "'cuda'") + ": " + device);
+  }
+  Backend backend = choose_backend(o.backend, o.threads);
+#ifndef MYRIAD_DEVICE_LOOPS
+  if (backend.automatic && backend.kind == BackendKind::cuda && compiled.constraints.m > 0)
+    backend = choose_backend("cpu", o.threads);  // loop models are not in this build's kernel
+#else
+  (void)compiled;
+#endif
+  if (backend.kind != BackendKind::cuda && o.backend != "auto") {
+    if (o.gpu_strategy)
+      throw SettingError("gpu_strategy", names.given("gpu_strategy", "'" + *o.gpu_strategy + "'") +
+                                             ": applies to the cuda backend only, and this run uses backend '" +
+                                             backend.name + "'");
+    if (o.gpu_step_budget)
+      throw SettingError("gpu_step_budget", names.given("gpu_step_budget", std::to_string(*o.gpu_step_budget)) +
+                                                ": applies to the cuda backend only, and this run uses backend '" +
+                                                backend.name + "'");
+  }
+  backend.cuda.step_budget = o.gpu_step_budget.value_or(0);
+  const std::string strategy = o.gpu_strategy.value_or("fused");
+  backend.cuda.strategy = strategy == "staged"      ? GpuStrategy::staged
+                          : strategy == "warp"      ? GpuStrategy::warp
+                          : strategy == "shared-lu" ? GpuStrategy::shared_lu
+                                                    : GpuStrategy::fused;
+  return backend;
+}
+
+bool is_set(const std::atomic<bool>* flag) { return flag != nullptr && flag->load(std::memory_order_relaxed); }
+
+// Runs `run` on a worker thread while the calling thread reports progress (at most every 100 ms, and once at the
+// end) and watches the caller's cancel flag (every 10 ms): `progress.cancel` must point at `stop`. An exception
+// of the callback stops the run and is rethrown once the worker has ended. Without a thread to spare, runs on the
+// calling thread and reports once at the end.
+template <class Run>
+EnsembleResult run_with_progress(const Run& run, RunProgress& progress, std::atomic<bool>& stop, long long total,
+                                 const SimulateRequest& request) {
+  const auto report = [&] {
+    request.progress(Progress{progress.instances_done.load(std::memory_order_relaxed), total});
+  };
+  EnsembleResult result;
+  std::exception_ptr failure;
+  bool finished = false;
+  std::mutex mutex;
+  std::condition_variable ended;
+  std::thread worker;
+  try {
+    worker = std::thread([&] {
+      try {
+        result = run();
+      } catch (...) {
+        failure = std::current_exception();
+      }
+      const std::lock_guard<std::mutex> lock(mutex);
+      finished = true;
+      ended.notify_all();
+    });
+  } catch (const std::system_error&) {
+    result = run();  // no thread to spare: the run goes on here
+    report();
+    return result;
+  }
+  std::exception_ptr callback_failure;
+  Clock::time_point next_report = Clock::now();
+  for (;;) {
+    {
+      std::unique_lock<std::mutex> lock(mutex);
+      if (ended.wait_for(lock, std::chrono::milliseconds(10), [&] { return finished; })) break;
+    }
+    if (is_set(request.cancel)) stop.store(true, std::memory_order_relaxed);
+    const Clock::time_point now = Clock::now();
+    if (!callback_failure && !stop.load(std::memory_order_relaxed) && now >= next_report) {
+      try {
+        report();
+      } catch (...) {
+        callback_failure = std::current_exception();
+        stop.store(true, std::memory_order_relaxed);
+      }
+      next_report = now + std::chrono::milliseconds(100);
+    }
+  }
+  worker.join();
+  if (callback_failure) std::rethrow_exception(callback_failure);
+  if (failure) std::rethrow_exception(failure);
+  if (is_set(request.cancel)) stop.store(true, std::memory_order_relaxed);
+  if (!stop.load(std::memory_order_relaxed)) report();
+  return result;
+}
+
+}  // namespace
+
+SimulationResult simulate(const LoadedModel& model, const SimulateRequest& request) {
+  if (!model.impl) throw std::invalid_argument("simulate: the model is empty (load it with load_model)");
+  const ModelImpl& m = *model.impl;
+  const ResolvedRun run = resolve_run_options(request.options, m.model);
+  check_overrides(request.overrides, m.model);
+  const ParameterSet* set = request.parameters ? &*request.parameters : nullptr;
+  const long long instances = resolve_instance_count(request.instances, set);
+  Backend backend = choose_request_backend(request.options, *m.compiled);
+  if (is_set(request.cancel)) throw Cancelled();
+
+  Ensemble ensemble;
+  {
+    const ParameterTable table = set ? to_parameter_table(*set) : ParameterTable{};
+    try {
+      ensemble = build_ensemble(m.model, *m.compiled, set ? 0 : static_cast<int>(instances), set ? &table : nullptr,
+                                request.overrides);
+    } catch (const ModelError& e) {
+      throw ModelFileError(e.file(), e.pointer(), e.reason());
+    }
+  }
+
+  RunProgress progress;
+  std::atomic<bool> stop{false};
+  const auto run_backend = [&] {
+    return run_on_backend(backend, m.model, *m.compiled, ensemble, run.spec, run.times, request.options.threads,
+                          &progress);
+  };
+  EnsembleResult result;
+  if (request.progress) {
+    progress.cancel = &stop;
+    result = run_with_progress(run_backend, progress, stop, ensemble.n_instances, request);
+  } else {
+    progress.cancel = request.cancel;
+    result = run_backend();
+  }
+  if (progress.cancelled() || is_set(request.cancel)) throw Cancelled();
+  return to_simulation_result(std::move(result), m.signal_names, backend.name, run.integrator);
+}
+
+}  // namespace myriad::api
