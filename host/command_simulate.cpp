@@ -1,4 +1,6 @@
-// `myriad simulate MODEL ...`: an ensemble on a backend, written as CSV, with a statistics summary. Everything
+// `myriad simulate MODEL ...`: an ensemble on a backend, written as CSV, with a statistics summary. A client of
+// the C++ API (api::load_model, api::simulate) with what only a command line needs around it: flags refused by
+// name, output paths probed, the memory estimate and --max-memory, the progress display and the writers. Everything
 // that can refuse the run (flags, model, parameter file, output paths, memory) is checked before it computes.
 #include <sys/statvfs.h>
 
@@ -11,17 +13,18 @@
 #include <iostream>
 #include <stdexcept>
 
+#include "api/model_impl.hpp"
+#include "api/myriad/myriad.hpp"
+#include "api/run_options.hpp"
+#include "api/simulation_result.hpp"
 #include "backends/backend.hpp"
 #include "commands.hpp"
-#include "ensemble/cpu_runner.hpp"
 #include "ensemble/ensemble_statistics.hpp"
 #include "ensemble/instance_blocks.hpp"
 #include "ensemble/run_footprint.hpp"
 #include "io/output_paths.hpp"
 #include "io/result_writers.hpp"
 #include "io/statistics_writers.hpp"
-#include "model/compile.hpp"
-#include "model/model_loader.hpp"
 #include "progress_display.hpp"
 #include "simulate_settings.hpp"
 #include "system_memory.hpp"
@@ -66,7 +69,7 @@ void check_gpu_flags(const SimulateOptions& o, const Backend& backend) {
 }
 
 // Refuses a run that cannot fit in memory; says what it will take unless quiet.
-void check_footprint(const SimulateOptions& o, const CompiledModel& compiled, const SimulateSettings& settings,
+void check_footprint(const SimulateOptions& o, const CompiledModel& compiled, const api::ResolvedRun& settings,
                      long long instances, int parameter_columns, const Backend& backend, int n_parameters,
                      const std::string& out) {
   const int threads = backend.kind == BackendKind::cuda ? 1 : resolve_thread_count(o.threads, instances);
@@ -115,9 +118,12 @@ double timed_write(ProgressDisplay& display, const std::string& path, const std:
 
 int run_simulate(const SimulateOptions& o) {
   check_simulate_flags(o);
-  const Model model = load_model_file(o.model);
-  const auto compiled = compile(model);
-  const SimulateSettings settings = resolve_simulate_settings(o, model);
+  const api::LoadedModel loaded = api::load_model(o.model);
+  const Model& model = loaded.impl->model;
+  const CompiledModel& compiled = *loaded.impl->compiled;
+  api::SimulateRequest request;
+  request.options = run_options(o);
+  const api::ResolvedRun settings = api::resolve_run_options(request.options, model, flag_names());
 
   // Before any computing: outputs that would replace a device, an input or each other, or cannot be written.
   const std::vector<std::string> paths = check_output_paths(
@@ -125,40 +131,35 @@ int run_simulate(const SimulateOptions& o) {
       {{"the model file", o.model}, {"the parameter file (--params)", o.params_file}}, o.follow_symlinks);
   const std::string &out = paths[0], &stats_json = paths[1], &summary = paths[2], &kpis = paths[3];
 
+  // The backend api::simulate will choose, for the GPU flags' check, the memory estimate and the report.
   Backend backend = choose_backend(o.backend, o.threads);
 #ifndef MYRIAD_DEVICE_LOOPS
-  if (backend.automatic && backend.kind == BackendKind::cuda && compiled->constraints.m > 0) {
+  if (backend.automatic && backend.kind == BackendKind::cuda && compiled.constraints.m > 0) {
     backend = choose_backend("cpu", o.threads);  // loop models are not in this build's kernel
     backend.description += " (auto: loop models are not compiled into this build's CUDA kernel)";
   }
 #endif
   check_gpu_flags(o, backend);
-  backend.cuda.step_budget = o.gpu_step_budget.value_or(0);
-  const std::string strategy = o.gpu_strategy.value_or("fused");
-  backend.cuda.strategy = strategy == "staged"      ? GpuStrategy::staged
-                          : strategy == "warp"      ? GpuStrategy::warp
-                          : strategy == "shared-lu" ? GpuStrategy::shared_lu
-                                                    : GpuStrategy::fused;
 
-  ParameterTable table;
-  const bool has_table = !o.params_file.empty();
-  if (has_table) table = read_parameter_csv(o.params_file);
-  const long long instances =
-      o.instances ? *o.instances : (has_table ? static_cast<long long>(table.rows.size()) : 1);
-  check_footprint(o, *compiled, settings, instances, has_table ? static_cast<int>(table.names.size()) : 0, backend,
-                  static_cast<int>(model.parameters.size()), out);
-  const Ensemble ensemble = build_ensemble(model, *compiled, static_cast<int>(has_table && !o.instances ? 0 : instances),
-                                           has_table ? &table : nullptr, parse_overrides(o.params));
-  table = ParameterTable{};  // its rows are in the ensemble now
+  if (!o.params_file.empty()) request.parameters = api::ParameterSet::from_csv(o.params_file);
+  request.instances = o.instances.value_or(0);
+  const api::ParameterSet* parameters = request.parameters ? &*request.parameters : nullptr;
+  const long long instances = api::resolve_instance_count(request.instances, parameters, flag_names());
+  request.overrides = parse_overrides(o.params);
+  api::check_overrides(request.overrides, model, flag_names());
+  check_footprint(o, compiled, settings, instances, parameters ? static_cast<int>(parameters->names.size()) : 0,
+                  backend, static_cast<int>(model.parameters.size()), out);
 
   RunProgress progress;
-  ProgressDisplay display(!o.quiet, ensemble.n_instances, progress);
-  backend.cuda.progress = &progress;
-  const EnsembleResult result =
-      run_on_backend(backend, model, *compiled, ensemble, settings.spec, settings.times, o.threads, &progress);
+  ProgressDisplay display(!o.quiet, instances, progress);
+  if (!o.quiet)  // the display reads the counter; quiet runs need no reports (nor the API's reporting thread)
+    request.progress = [&progress](const api::Progress& p) {
+      progress.instances_done.store(p.done, std::memory_order_relaxed);
+    };
+  const EnsembleResult result = api::to_ensemble_result(api::simulate(loaded, request));
+  request.parameters.reset();
 
-  std::vector<std::string> names;
-  for (const Output& output : model.outputs) names.push_back(output.name);
+  const std::vector<std::string>& names = loaded.signal_names();
   double write_seconds = 0.0;
   if (!out.empty())
     write_seconds += timed_write(display, out, [&] { write_result_csv(out, result, names, &progress); });
