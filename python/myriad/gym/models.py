@@ -1,21 +1,20 @@
-"""Where the shipped model files of myriad.gym are found: $MYRIAD_MODELS_DIR if set, else the first `models/`
-folder holding the file in this package's parent folders (the source tree's models/ beside python/)."""
+"""Where the model files of myriad.gym's environments are found: $MYRIAD_MODELS_DIR if set (to try an edited model
+without reinstalling), else the package's own data folder myriad/gym/models/, which ships copies of the source
+tree's models/active_suspension.json and models/cart_pole.json (tests/python/test_gym_env_checker.py checks that
+they are byte-identical), so an installed package needs no source tree."""
 from __future__ import annotations
 
 import os
 from pathlib import Path
 
+PACKAGE_MODELS = Path(__file__).resolve().parent / "models"
+
 
 def model_path(file_name: str) -> str:
     env = os.environ.get("MYRIAD_MODELS_DIR")
-    if env:
-        candidate = Path(env) / file_name
-        if candidate.is_file():
-            return str(candidate)
-        raise FileNotFoundError(f"{candidate}: not found (MYRIAD_MODELS_DIR={env})")
-    here = Path(__file__).resolve()
-    for parent in here.parents:
-        candidate = parent / "models" / file_name
-        if candidate.is_file():
-            return str(candidate)
-    raise FileNotFoundError(f"models/{file_name}: not found above {here.parent}; set MYRIAD_MODELS_DIR")
+    folder = Path(env) if env else PACKAGE_MODELS
+    candidate = folder / file_name
+    if not candidate.is_file():
+        where = f"MYRIAD_MODELS_DIR={env}" if env else "the myriad.gym package data"
+        raise FileNotFoundError(f"{candidate}: not found ({where})")
+    return str(candidate)
