@@ -14,7 +14,8 @@ if [ ! -f build-asan/CMakeCache.txt ]; then
   # null + offset in src/reference (Eigen on 3 x 0 blocks) and src/ensemble/ensemble_statistics.cpp.
   # -O1 -g1: fast enough to run the tests, line numbers in the reports; assertions stay on (no NDEBUG).
   cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" \
-    -DCMAKE_CXX_FLAGS="$sanitize" -DCMAKE_EXE_LINKER_FLAGS="$sanitize" -DMYRIAD_CUDA=OFF -DMYRIAD_BUILD_BENCH=OFF
+    -DCMAKE_CXX_FLAGS="$sanitize" -DCMAKE_EXE_LINKER_FLAGS="$sanitize" -DMYRIAD_CUDA=OFF -DMYRIAD_BUILD_BENCH=OFF \
+    -DMYRIAD_BUILD_PYTHON=OFF  # an ASan extension cannot load into the system interpreter
 fi
 cmake --build build-asan -j "$(nproc)"
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:strict_string_checks=1:check_initialization_order=1}
