@@ -1,4 +1,6 @@
-"""Runs the pytest suite of the Python package (ctest `python_tests`): python run_tests.py TESTS_DIR [pytest args].
+"""Runs the pytest suite of the Python package (ctest `python_tests`): python run_pytest.py TESTS_DIR [pytest args].
+(Here, not in python/: a script's folder leads sys.path, and python/myriad without the extension would shadow the
+built package.)
 
 Exits 77 (ctest's skip code for this test) with the reason when this interpreter lacks numpy or pytest: the build
 was then configured with a bare Python (test.sh configures with build/venv/bin/python, which has them).
