@@ -130,12 +130,12 @@ api::RunOptions RunOptionArgs::to_options(const std::string& backend, int thread
 void bind_model(py::module_& m) {
   py::class_<api::SimulationDefaults>(m, "SimulationDefaults",
                                       "A model's `simulation` block with the documented defaults filled in.")
-      .def_readonly("t_end", &api::SimulationDefaults::t_end)
-      .def_readonly("dt_out", &api::SimulationDefaults::dt_out)
-      .def_readonly("rtol", &api::SimulationDefaults::rtol)
-      .def_readonly("atol", &api::SimulationDefaults::atol)
-      .def_readonly("h", &api::SimulationDefaults::h)
-      .def_readonly("integrator", &api::SimulationDefaults::integrator)
+      .def_readonly("t_end", &api::SimulationDefaults::t_end, "End time of a run (s).")
+      .def_readonly("dt_out", &api::SimulationDefaults::dt_out, "Output interval (s).")
+      .def_readonly("rtol", &api::SimulationDefaults::rtol, "Relative tolerance of the adaptive methods.")
+      .def_readonly("atol", &api::SimulationDefaults::atol, "Absolute tolerance of the adaptive methods.")
+      .def_readonly("h", &api::SimulationDefaults::h, "Step size of rk4 (s).")
+      .def_readonly("integrator", &api::SimulationDefaults::integrator, "rk4 | dopri5 | rn4 | ros2w.")
       .def("as_dict", [](const api::SimulationDefaults& d) {
         py::dict out;
         out["t_end"] = d.t_end;
@@ -194,7 +194,7 @@ void bind_model(py::module_& m) {
   m.def("load_model", [](const py::object& path) { return model_from(path); }, py::arg("path"),
         "load_model(path) -> LoadedModel\n\n"
         "Loads and compiles a model file (str or os.PathLike). Raises ModelFileError (a ValueError) naming the "
-        "file, the JSON pointer and the reason for every loader and compiler error, OSError-like RuntimeError "
+        "file, the JSON pointer and the reason for every loader and compiler error, RuntimeError "
         "when the file cannot be read.");
   m.def(
       "load_model_string",

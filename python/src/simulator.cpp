@@ -79,7 +79,7 @@ void bind_simulator(py::module_& m) {
            "form simulate accepts (row i -> instance i); overrides: dict name -> value for every instance. Unset "
            "integrator options come from the model's `simulation` block; SettingError names a bad one.")
       .def_property_readonly("size", &PySimulator::n, "N, the number of instances.")
-      .def("__len__", &PySimulator::n)
+      .def("__len__", &PySimulator::n, "N, the number of instances.")
       .def_property_readonly("n_inputs", [](const PySimulator& s) { return s.simulator.n_inputs(); },
                              "A, the number of model inputs.")
       .def_property_readonly("n_signals", [](const PySimulator& s) { return s.simulator.n_signals(); },

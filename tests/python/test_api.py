@@ -274,9 +274,11 @@ def test_a_model_file_error_names_the_file_path(tmp_path):
         myriad.simulate(str(path))
 
 
-def test_a_directory_is_refused_by_name(repo):
+def test_a_directory_is_refused_by_name_and_a_missing_file_is_a_runtime_error(repo, tmp_path):
     with pytest.raises(ValueError, match="is a directory"):
         myriad.load_model(repo / "models")
+    with pytest.raises(RuntimeError, match="missing.json: cannot open file"):
+        myriad.load_model(tmp_path / "missing.json")
 
 
 @pytest.mark.parametrize("options, setting", [
@@ -415,3 +417,48 @@ def test_philox_draws_are_keyed_not_sequential():
     assert abs(z.mean()) < 0.05 and abs(z.std() - 1.0) < 0.05
     with pytest.raises(ValueError, match="32 bits"):
         myriad.philox_uniform(1, 2**32, 0, 0)
+
+
+# ---- documentation ----
+
+def public_members(cls):
+    return {name for name in vars(cls) if not name.startswith("_")}
+
+
+def test_every_public_function_class_and_member_has_a_docstring():
+    from myriad import _myriad
+
+    for name in myriad.__all__:
+        if name == "__version__":
+            continue
+        obj = getattr(myriad, name)
+        assert (obj.__doc__ or "").strip(), name
+        if isinstance(obj, type) and not issubclass(obj, BaseException):
+            for member in public_members(obj):
+                assert (getattr(obj, member).__doc__ or "").strip(), f"{name}.{member}"
+    assert set(myriad.__all__) - {"__version__"} == {n for n in vars(_myriad) if not n.startswith("_")}
+
+
+def test_the_type_stubs_name_what_the_extension_has(repo):
+    """The stubs (python/myriad/_myriad.pyi) list the module's names and each class's public members; their
+    signatures were checked with mypy.stubtest."""
+    import ast
+
+    from myriad import _myriad
+
+    tree = ast.parse((repo / "python" / "myriad" / "_myriad.pyi").read_text())
+    stub_names, stub_members = set(), {}
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+            stub_names.add(node.name)
+        if isinstance(node, ast.ClassDef):
+            stub_members[node.name] = {n.name for n in node.body if isinstance(n, ast.FunctionDef)} | {
+                n.target.id for n in node.body if isinstance(n, ast.AnnAssign)}
+    runtime = {n for n in vars(_myriad) if not n.startswith("_")}
+    assert stub_names == runtime
+    for name, members in stub_members.items():
+        cls = getattr(_myriad, name)
+        if issubclass(cls, BaseException):
+            assert members == {"file", "pointer", "reason"} or members == {"setting"}
+            continue
+        assert {m for m in members if not m.startswith("_")} == public_members(cls), name
