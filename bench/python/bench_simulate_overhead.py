@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import os
 import platform
+import re
 import subprocess
 import tempfile
 import time
@@ -30,7 +31,9 @@ def machine():
         if line.startswith("model name"):
             cpu = line.split(":", 1)[1].strip()
             break
-    return f"{cpu}, nproc {os.cpu_count()}, {platform.system()} {platform.release()}, Python {platform.python_version()}"
+    load = " ".join(f"{x:.2f}" for x in os.getloadavg())
+    return (f"{cpu}, nproc {os.cpu_count()}, {platform.system()} {platform.release()}, Python "
+            f"{platform.python_version()}, load average {load} (1, 5, 15 min) at the end")
 
 
 def main():
@@ -44,19 +47,24 @@ def main():
     study = REPO / "models" / "quarter_car_study.csv"
     threads = args.threads or os.cpu_count()
 
-    py_times, cli_times = [], []
+    py_times, py_compute, cli_times, cli_compute = [], [], [], []
     model = myriad.load_model(str(model_path))
     for _ in range(args.repeat):
         t0 = time.perf_counter()
         result = myriad.simulate(model, params=str(study), backend="cpu", threads=threads)
         py_times.append(time.perf_counter() - t0)
+        py_compute.append(result.wall_seconds)
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "out.csv"
         for _ in range(args.repeat):
             t0 = time.perf_counter()
-            subprocess.run([args.cli, "simulate", str(model_path), "--params", str(study), "--backend", "cpu",
-                            "--threads", str(threads), "--out", str(out), "--quiet"], check=True)
+            run = subprocess.run([args.cli, "simulate", str(model_path), "--params", str(study), "--backend", "cpu",
+                                  "--threads", str(threads), "--out", str(out)], check=True, capture_output=True,
+                                 text=True)
             cli_times.append(time.perf_counter() - t0)
+            # the CLI's own report: "wall time: W s (compute C s, write X s)"
+            found = re.search(r"compute ([0-9.]+) s", run.stdout + run.stderr)
+            cli_compute.append(float(found.group(1)) if found else float("nan"))
         csv = np.loadtxt(out, delimiter=",", skiprows=1)
     n, t, s = result.values.shape
     cli_values = csv[:, 2:].reshape(n, t, s)
@@ -68,7 +76,10 @@ def main():
              "| path | wall [s] |", "| --- | ---: |",
              f"| Python myriad.simulate (in-process, result shared with C++) | {min(py_times):.3f} |",
              f"| CLI myriad simulate --out (process, load, run, write CSV) | {min(cli_times):.3f} |",
-             f"| C++ run time inside the Python call (result.wall_seconds) | {result.wall_seconds:.3f} |", "",
+             f"| C++ run time inside the Python call (result.wall_seconds) | {min(py_compute):.3f} |",
+             f"| CLI compute time (its own report, without load and CSV writing) | {min(cli_compute):.3f} |", "",
+             f"Python overhead around the C++ run (call wall - result.wall_seconds, best run): "
+             f"{min(w - c for w, c in zip(py_times, py_compute)) * 1e3:.1f} ms.", "",
              f"Same result: {'yes, bit for bit' if same else f'NO (max |diff| {max_diff:.3e})'}."]
     text = "\n".join(lines)
     print(text)

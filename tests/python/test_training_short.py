@@ -1,5 +1,7 @@
-"""The active-suspension training example's short mode (CI) runs to the end in under a minute and reports the
-held-out KPIs of the passive and trained suspensions."""
+"""The active-suspension training example's short mode (CI) runs to the end in under a minute and already meets the
+issue's acceptance on its held-out roads: RMS sprung acceleration at least 20% below the passive suspension's at equal
+or better road holding (RMS tire deflection), with no episode ending at the travel limit. (Deterministic: the
+search's numpy generator and the roads' Philox draws are seeded; seeds 0-3 give 40-72% and ratios 0.70-0.78.)"""
 import json
 import pathlib
 import subprocess
@@ -30,3 +32,6 @@ def test_training_example_short_mode(tmp_path):
     assert result["passive"]["rms_force"] == 0.0
     assert len(result["history"]) == result["config"]["iterations"]
     assert "comfort improvement" in run.stdout
+    assert result["trained"]["terminated_episodes"] == 0
+    assert result["comfort_improvement"] >= 0.2, result["comfort_improvement"]
+    assert result["road_holding_ratio"] <= 1.0, result["road_holding_ratio"]
