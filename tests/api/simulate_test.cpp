@@ -159,8 +159,8 @@ TEST(ApiSimulate, ACancelFlagSetFromAnotherThreadStopsACpuRunSoonWithCancelled) 
   api::SimulateRequest request;
   request.instances = 20000;  // tens of seconds of work on two threads, blocks of at most 16 instances
   request.options.backend = "cpu";
-  request.options.t_end = 30.0;
-  request.options.dt_out = 30.0;
+  request.options.t_end = 10.0;  // ~1 ms an instance: a block of 16 ends within ~0.1 s even on a loaded machine
+  request.options.dt_out = 10.0;
   std::atomic<bool> cancel{false};
   std::atomic<bool> first_report{false};
   request.cancel = &cancel;
@@ -187,8 +187,8 @@ TEST(ApiSimulate, ACancelFlagSetFromAnotherThreadStopsACpuRunSoonWithCancelled) 
   done_when_cancelled = last_done;
   EXPECT_TRUE(thrown);
   const double latency = std::chrono::duration<double>(ended - cancelled_at).count();
-  EXPECT_LT(latency, 0.5) << "from the flag to the exception";
-  EXPECT_LT(done_when_cancelled, 20000);
+  EXPECT_LT(latency, 1.0) << "from the flag to the exception";
+  EXPECT_LT(done_when_cancelled, 10000);
   // Set before the call: nothing runs.
   const auto start = Clock::now();
   EXPECT_THROW(api::simulate(model, request), api::Cancelled);
@@ -204,7 +204,7 @@ TEST(ApiSimulate, ACancelFlagSetFromAnotherThreadStopsACpuRunSoonWithCancelled) 
   EXPECT_THROW(api::simulate(model, request), api::Cancelled);
   const double quiet_latency = std::chrono::duration<double>(Clock::now() - cancelled_at).count();
   late.join();
-  EXPECT_LT(quiet_latency, 0.5);
+  EXPECT_LT(quiet_latency, 1.0);
 }
 
 }  // namespace
