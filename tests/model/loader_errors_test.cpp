@@ -118,7 +118,8 @@ TEST(LoaderErrors, unknown_top_level_key_lists_expected_keys) {
   m["bodys"] = Json::array();
   EXPECT_TRUE(fails_with(m, "/bodys",
                          "unknown key 'bodys' (expected one of: format, version, name, description, gravity, "
-                         "parameters, bodies, joints, forces, outputs, simulation, loops, drivers, independent)"));
+                         "parameters, bodies, joints, forces, outputs, simulation, loops, drivers, independent, "
+                         "inputs)"));
 }
 
 TEST(LoaderErrors, unknown_body_key_lists_expected_keys) {
@@ -214,7 +215,7 @@ TEST(LoaderErrors, unknown_time_function_type_lists_valid_ones) {
            R"([{"name": "f", "type": "joint_actuator", "joint": "j0", "function": {"type": "square"}}])"),
       "/forces/0/function/type",
       "unknown time function type 'square' (expected one of: constant, step, ramp, sine, smooth_step, "
-      "half_sine_bump, table)"));
+      "half_sine_bump, table, input)"));
 }
 
 TEST(LoaderErrors, time_function_missing_coefficient) {
