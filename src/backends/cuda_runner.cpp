@@ -261,6 +261,7 @@ EnsembleResult run_ensemble_cuda(const CompiledModel& model, const Ensemble& ens
   const long long budget = options.step_budget > 0 ? options.step_budget : -1;
   cuda::Stream stream;
   for (long long first = 0; first < n; first += chunk) {
+    if (options.progress && options.progress->cancelled()) break;  // the caller throws; the result is dropped
     const long long count = std::min(chunk, n - first);
     cuda::SimulateParams p{d_model.as<CompiledModel>(), d_constants.as<double>(), d_q.as<double>(), d_v.as<double>(),
                            d_times.as<double>(), n_times, n, first, count, spec, d_scratch.as<unsigned char>(),
@@ -291,7 +292,7 @@ EnsembleResult run_ensemble_cuda(const CompiledModel& model, const Ensemble& ens
         p.n_live = cuda::compact_live(d_status.as<int>(), count, d_live.as<int>(), nullptr);
         check(cudaGetLastError(), "compaction of the live instances");
         if (options.progress) options.progress->finished(live_before - p.n_live);
-        if (p.n_live == 0) break;
+        if (p.n_live == 0 || (options.progress && options.progress->cancelled())) break;
         p.live = d_live.as<int>();
         p.first_launch = false;
       }

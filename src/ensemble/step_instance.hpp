@@ -1,7 +1,8 @@
 #pragma once
 // One step of one instance for the stepping API (api::Simulator): integrate from (t, q, v) to t + dt with the
 // run's method, inputs held constant (they are constants of the instance), and observe the output signals at a
-// state. Host+device: the cpu backend calls it per instance, kernels/step_kernel.cu per thread. No allocation: the
+// state. Host+device: the cpu backend calls it per instance; a CUDA kernel is to call it per thread (owed to a device
+// session: api::Simulator refuses backend cuda until then). No allocation: the
 // scratch is one caller-owned buffer of instance_scratch_layout(model, method).bytes (+ a double per signal).
 //
 // Integrator memory: none. Every step starts a fresh integration at (t, q, v): RK4 steps h from t (the last

@@ -180,8 +180,8 @@ class Simulator {
   void reset(const std::uint8_t* mask, const double* parameters = nullptr, const double* states = nullptr);
   void get_parameters(double* out) const;           // N x P
   void set_parameters(const double* in);            // N x P; takes effect at the next advance
-  void get_state(double* out) const;                // N x state_size(): t, q, v, inputs, parameters, integrator
-  void set_state(const double* in);                 //   memory (step size), status -- everything advance reads
+  void get_state(double* out) const;                // N x state_size(): t, q, v, inputs, parameters, status --
+  void set_state(const double* in);                 //   everything advance reads (no step size is carried over)
 
   struct Impl;
 
