@@ -17,10 +17,12 @@ rtol = atol = 1e-12) of the same linear ODE with the exact piecewise-linear road
 error over the env steps of the sprung position z_s and the sprung velocity v_s.
 
     PYTHONPATH=build-py/python python3 bench/python/bench_env_steps.py [--sizes 1,64,1024,16384] [--md FILE]
+    PYTHONPATH=build-py/python python3 bench/python/bench_env_steps.py --breakdown   # Myriad's per-step costs
 """
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import platform
 import time
@@ -112,6 +114,62 @@ def myriad_trajectory(steps):
         s = env.sim.observe()[0]
         out.append((s[env.signal_names.index("z_s")], s[env.signal_names.index("v_s")]))
     return np.array(out), env.road_times, env.road_heights()
+
+
+def breakdown(n=1024, seconds=1.0, repeats=3):
+    """Myriad's cost per RK4 step per instance [s] (1 thread): Simulator.advance at 0.01 / 0.1 / 1.0 s per call (the
+    cost of restarting the integration at each advance), with the 101-point road table, a 2-point one and no road
+    motion (the cost of the table lookup), and through ActiveSuspensionVecEnv.step (the env's own work); and the
+    wall time of one env step at N = 1. Each Simulator case: best of `repeats` interleaved runs."""
+    from myriad.gym.models import model_path
+    spec = json.loads(open(model_path("active_suspension.json")).read())
+
+    def variant(points):
+        edited = json.loads(json.dumps(spec))
+        for force in edited["forces"]:
+            if force["name"] == "tire":
+                if points == 0:
+                    force.pop("motion2")
+                else:
+                    force["motion2"]["function"]["points"] = force["motion2"]["function"]["points"][:points]
+        return myriad.load_model_string(json.dumps(edited), name=f"road table of {points} points")
+
+    def per_step(model, dt):
+        sim = myriad.Simulator(model, instances=n, threads=1)
+        sim.set_inputs(np.full((n, 1), 100.0))
+        t0 = time.perf_counter()
+        for _ in range(int(round(seconds / dt))):
+            sim.advance(dt)
+        return (time.perf_counter() - t0) / (n * seconds / H)
+
+    full = myriad.load_model(model_path("active_suspension.json"))
+    cases = [("Simulator.advance(0.01), 101-point road table (the env's model)", full, 0.01),
+             ("Simulator.advance(0.1), same model (10x fewer advance restarts)", full, 0.1),
+             ("Simulator.advance(1.0), same model (one advance)", full, 1.0),
+             ("Simulator.advance(0.01), 2-point road table", variant(2), 0.01),
+             ("Simulator.advance(0.01), no road motion (flat ground)", variant(0), 0.01)]
+    # interleaved repeats, best of each: the machine may be shared
+    best = [per_step(model, dt) for _, model, dt in cases]
+    for _ in range(repeats - 1):
+        best = [min(b, per_step(model, dt)) for b, (_, model, dt) in zip(best, cases)]
+    rows = [(name, b) for (name, _, _), b in zip(cases, best)]
+    env = myriad.gym.ActiveSuspensionVecEnv(n, threads=1)
+    env.reset(seed=0)
+    steps = int(round(seconds / ENV_DT))
+    t0 = time.perf_counter()
+    for _ in range(steps):
+        env.step(np.zeros((n, 1)))
+    rows.append(("ActiveSuspensionVecEnv.step (10 substeps + observe + numpy)", (time.perf_counter() - t0) / (n * steps * SUB)))
+    one = myriad.gym.ActiveSuspensionVecEnv(1, threads=1)
+    one.reset(seed=0)
+    t0 = time.perf_counter()
+    for _ in range(500):
+        one.step(np.zeros((1, 1)))
+    lines = [f"Machine: {machine()}; load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}.", "",
+             f"| what is timed (N = {n}, 1 thread, best of {repeats}) | us per RK4 step per instance |", "| --- | ---: |"]
+    lines += [f"| {name} | {value * 1e6:.2f} |" for name, value in rows]
+    lines += ["", f"N = 1: {(time.perf_counter() - t0) / 500 * 1e6:.1f} us per env step (10 RK4 steps)."]
+    return "\n".join(lines)
 
 
 # ---------------- MuJoCo ----------------
@@ -227,7 +285,15 @@ def main():
     parser.add_argument("--target", type=float, default=3e5, help="env steps per measurement (steps = target / N)")
     parser.add_argument("--sync-max", type=int, default=1024, help="largest N for the SyncVectorEnv peer")
     parser.add_argument("--md", help="append a markdown table to this file")
+    parser.add_argument("--breakdown", action="store_true", help="only Myriad's per-step cost breakdown")
     args = parser.parse_args()
+    if args.breakdown:
+        text = breakdown()
+        print(text)
+        if args.md:
+            with open(args.md, "a") as fh:
+                fh.write(text + "\n")
+        return
     sizes = [int(s) for s in args.sizes.split(",")]
     all_threads = os.cpu_count() or 1
     rows = []
