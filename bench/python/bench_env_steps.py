@@ -159,7 +159,8 @@ def breakdown(n=1024, seconds=1.0, repeats=3):
     t0 = time.perf_counter()
     for _ in range(steps):
         env.step(np.zeros((n, 1)))
-    rows.append(("ActiveSuspensionVecEnv.step (10 substeps + observe + numpy)", (time.perf_counter() - t0) / (n * steps * SUB)))
+    env_seconds = time.perf_counter() - t0
+    rows.append(("ActiveSuspensionVecEnv.step (10 substeps + observe + numpy)", env_seconds / (n * steps * SUB)))
     one = myriad.gym.ActiveSuspensionVecEnv(1, threads=1)
     one.reset(seed=0)
     t0 = time.perf_counter()

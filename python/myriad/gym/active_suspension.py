@@ -1,4 +1,4 @@
-"""Active suspension on the quarter car (models/active_suspension.json).
+"""Active suspension on the quarter car (active_suspension.json, shipped in myriad/gym/models/ as a copy of models/).
 
 Action: the actuator force F [N] between sprung and unsprung mass, a Box of shape (1,) in [-2500, 2500] (the
 model input's bounds); positive F is tension, pulling the two masses together (sprung mass down, wheel up).

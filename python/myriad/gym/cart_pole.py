@@ -1,4 +1,4 @@
-"""Cart-pole from a Myriad model file (models/cart_pole.json) with Gymnasium CartPole-v1's numbers.
+"""Cart-pole from a Myriad model file (cart_pole.json, shipped in myriad/gym/models/ as a copy of models/cart_pole.json)
 
 Same as CartPole-v1: masscart 1.0, masspole 0.1, length 0.5 (half the pole), gravity 9.8, force_mag 10,
 tau = 0.02 s per step, observation [x, x_dot, theta, theta_dot], reward 1 per step, termination when |x| > 2.4 or
