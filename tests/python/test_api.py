@@ -159,15 +159,22 @@ def test_a_python_thread_keeps_running_during_a_long_simulate(quarter_car):
     thread.start()
     try:
         time.sleep(0.05)
-        before = count
-        start = time.perf_counter()
-        myriad.simulate(quarter_car, instances=150, t_end=3.0, dt_out=1.0, backend="cpu", threads=1)  # ~1 s
-        elapsed = time.perf_counter() - start
-        during = count - before
+        # The run must be long enough to show a stalled counter; machines differ by several times, so the batch
+        # grows until one run takes over 0.3 s (150 instances take about 1 s on an idle CI core).
+        instances = 150
+        for _ in range(4):
+            before = count
+            start = time.perf_counter()
+            myriad.simulate(quarter_car, instances=instances, t_end=3.0, dt_out=1.0, backend="cpu", threads=1)
+            elapsed = time.perf_counter() - start
+            during = count - before
+            if elapsed > 0.3:
+                break
+            instances *= 4
     finally:
         stop.set()
         thread.join()
-    assert elapsed > 0.3, f"the run took {elapsed:.3f} s: too short to show anything"
+    assert elapsed > 0.3, f"{instances} instances took {elapsed:.3f} s: too short to show anything"
     # With the lock held the counter would stand still for the whole run (a few increments at most).
     assert during > 10000, f"{during} increments in {elapsed:.2f} s"
 
