@@ -177,6 +177,7 @@ TEST(ApiSimulate, ACancelFlagSetFromAnotherThreadStopsACpuRunSoonWithCancelled) 
     cancel = true;
   });
   bool thrown = false;
+  const auto began = Clock::now();
   try {
     api::simulate(model, request);
   } catch (const api::Cancelled&) {
@@ -186,8 +187,15 @@ TEST(ApiSimulate, ACancelFlagSetFromAnotherThreadStopsACpuRunSoonWithCancelled) 
   canceller.join();
   done_when_cancelled = last_done;
   EXPECT_TRUE(thrown);
+  // The flag is read between blocks of at most 16 instances, so the latency is about a block's time: ~0.03 s in
+  // Release, several times that under ASan on a loaded machine. The bound is 1 s or four blocks at the rate this
+  // run measured (every hardware thread busy), whichever is longer.
+  const double threads = std::max(1u, std::thread::hardware_concurrency());
+  const double seconds_per_instance = std::chrono::duration<double>(cancelled_at - began).count() * threads /
+                                      static_cast<double>(std::max(1LL, done_when_cancelled));
+  const double bound = std::max(1.0, 4.0 * 16.0 * seconds_per_instance);
   const double latency = std::chrono::duration<double>(ended - cancelled_at).count();
-  EXPECT_LT(latency, 1.0) << "from the flag to the exception";
+  EXPECT_LT(latency, bound) << "from the flag to the exception; " << seconds_per_instance << " s an instance";
   EXPECT_LT(done_when_cancelled, 10000);
   // Set before the call: nothing runs.
   const auto start = Clock::now();
@@ -204,7 +212,7 @@ TEST(ApiSimulate, ACancelFlagSetFromAnotherThreadStopsACpuRunSoonWithCancelled) 
   EXPECT_THROW(api::simulate(model, request), api::Cancelled);
   const double quiet_latency = std::chrono::duration<double>(Clock::now() - cancelled_at).count();
   late.join();
-  EXPECT_LT(quiet_latency, 1.0);
+  EXPECT_LT(quiet_latency, bound);
 }
 
 }  // namespace
