@@ -169,7 +169,8 @@ MYRIAD_HD InstanceStatus integrate_dopri5(System& sys, double t0, double* y, con
     if (!sys.derivative(t0, y, derivative_a)) return progress.finish(InstanceStatus::non_finite);
     h = control.h_initial > 0.0
             ? control.h_initial
-            : initial_step_size(sys, t0, y, derivative_a, kDopri5LowerOrder, control, step_work, stats);
+            : initial_step_size(sys, t0, output_times[n_outputs - 1], y, derivative_a, kDopri5LowerOrder, control,
+                                step_work, stats);
     t = t0;
     progress.attempts = 0;
     progress.swapped = false;

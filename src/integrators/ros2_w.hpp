@@ -355,7 +355,8 @@ MYRIAD_HD InstanceStatus integrate_ros2w(System& sys, double t0, double* x, doub
     if (!sys.acceleration(t0, x, w, f) || !rosenbrock_detail::all_finite(n, f))
       return progress.finish(InstanceStatus::non_finite);
     // (x_error, w_error) are contiguous: the 2n of scratch for the first-order derivative.
-    h = second_order_initial_step(sys, t0, x, w, f, kRos2wLowerOrder, control, y_out, x_error, stage_work, stats);
+    h = second_order_initial_step(sys, t0, t_end, x, w, f, kRos2wLowerOrder, control, y_out, x_error, stage_work,
+                                  stats);
 
     t = t0;
     progress.attempts = 0;

@@ -120,9 +120,9 @@ MYRIAD_HD bool second_order_initial_outputs(int n, double t0, const double* x, c
 // (initial_step_size, one acceleration() call) on the first-order form (x, w)' = (w, f) with f = f(t0, x, w) given.
 // y0, dydt0: 2n doubles of scratch each; work: initial_step_size's scratch.
 template <class System>
-MYRIAD_HD double second_order_initial_step(System& sys, double t0, const double* x, const double* w, const double* f,
-                                           int lower_order, const StepControl& control, double* y0, double* dydt0,
-                                           double* work, IntegratorStats& stats) {
+MYRIAD_HD double second_order_initial_step(System& sys, double t0, double t_end, const double* x, const double* w,
+                                           const double* f, int lower_order, const StepControl& control, double* y0,
+                                           double* dydt0, double* work, IntegratorStats& stats) {
   if (control.h_initial > 0.0) return control.h_initial;
   const int n = sys.dimension();
   for (int i = 0; i < n; ++i) {
@@ -132,7 +132,7 @@ MYRIAD_HD double second_order_initial_step(System& sys, double t0, const double*
     dydt0[n + i] = f[i];
   }
   SecondOrderAsFirstOrder<System> first_order{&sys};
-  return initial_step_size(first_order, t0, y0, dydt0, lower_order, control, work, stats);
+  return initial_step_size(first_order, t0, t_end, y0, dydt0, lower_order, control, work, stats);
 }
 
 namespace rosenbrock_detail {
@@ -481,7 +481,8 @@ MYRIAD_HD InstanceStatus integrate_rn4(System& sys, double t0, double* x, double
 
     if (!rn4_linearize(sys, t0, x, w, lin, stage_work, stats)) return progress.finish(InstanceStatus::non_finite);
     // (x_error, w_error) are contiguous: the 2n of scratch for the first-order derivative.
-    h = second_order_initial_step(sys, t0, x, w, lin.f, kRn4LowerOrder, control, y_out, x_error, stage_work, stats);
+    h = second_order_initial_step(sys, t0, t_end, x, w, lin.f, kRn4LowerOrder, control, y_out, x_error, stage_work,
+                                  stats);
 
     t = t0;
     progress.attempts = 0;

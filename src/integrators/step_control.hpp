@@ -72,10 +72,16 @@ MYRIAD_HD_INLINE int initial_step_size_workspace_size(int n) { return 2 * n; }
 //   h  = min(100 h0, h1, h_max).
 // The first term guesses a step from the solution's scale, the second makes the local error of an order-q
 // error estimate about 0.01 from an estimate of the second derivative. Forward in t only.
+// One change to HINIT: the probe h0 is at most 1% of the way to t_end (the end of the piece being integrated,
+// between the inputs' breakpoints). HINIT judges the time dependence by f at t0 + h0 alone; from a state at rest
+// (f0 at round-off, so h0 = 0.01 d0/d1 is enormous) it probed far past a road bump, where the road is back at its
+// starting height, saw nothing, and ROS2-W (whose stages sample only t0 and t0 + h) then stepped over the whole
+// bump in one step (models/quarter_car_benchmark.json: 4 steps to t = 0.6 s and no response at all). The probe now
+// samples the inputs near t0; h = min(100 h0, h1) still allows a first step of the whole piece.
 // Cost: one derivative evaluation (counted in stats) and O(n). If that evaluation fails, h0 is returned and
 // the integrator's rejection logic shrinks it further.
 template <class System>
-MYRIAD_HD double initial_step_size(System& sys, double t0, const double* y0, const double* f0,
+MYRIAD_HD double initial_step_size(System& sys, double t0, double t_end, const double* y0, const double* f0,
                                    int lower_order, const StepControl& control, double* work,
                                    IntegratorStats& stats) {
   const int n = sys.dimension();
@@ -92,6 +98,9 @@ MYRIAD_HD double initial_step_size(System& sys, double t0, const double* y0, con
   d1 = std::sqrt(d1 * inv_n);
   double h0 = (d0 < 1e-5 || d1 < 1e-5) ? 1e-6 : 0.01 * d0 / d1;
   if (control.h_max > 0.0) h0 = std::fmin(h0, control.h_max);
+  // (Not for a sliver of a piece, shorter than 100 minimum steps, which is stepped over as before: a breakpoint
+  // a few ulps before a stepping API's t + dt leaves one.)
+  if (0.01 * (t_end - t0) >= minimum_step_size(control, t0)) h0 = std::fmin(h0, 0.01 * (t_end - t0));
 
   for (int i = 0; i < n; ++i) y_trial[i] = y0[i] + h0 * f0[i];
   ++stats.function_evaluations;

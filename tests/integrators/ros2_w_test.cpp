@@ -266,6 +266,44 @@ TEST(Ros2W, adaptive_run_on_the_stiff_oscillator_is_not_limited_by_stability) {
   for (double v : recorder.values) EXPECT_LE(std::fabs(v), 200.0);  // |x| <= 1, |w| <= 100 lambda_1-ish
 }
 
+// A mass at rest, away from the origin, pushed by a pulse a(t) = sin(pi t) on [0, 1] that is zero at both ends of
+// the piece (a road bump under a tire without damping), plus round-off in the acceleration (a model started in
+// static equilibrium): x'' = 1e-12 + sin(pi t).
+struct PulseOnAMassAtRest {
+  int dimension() const { return 1; }
+  bool acceleration(double t, const double*, const double*, double* f) {
+    f[0] = 1e-12 + std::sin(3.141592653589793 * t);
+    return true;
+  }
+  bool rebase(double, double*, double*) { return false; }
+};
+
+TEST(Ros2W, a_pulse_that_ends_where_it_starts_is_not_stepped_over) {
+  // Hairer's starting step probed f at t0 + h0 with h0 = 0.01 ||y|| / ||f|| ~ 1e7 here, far past the pulse, and
+  // ROS2-W's two stages (at t0 and t0 + h) then took [0, 1] in one step with f ~ 0 at both ends: w(1) = 1e-12.
+  // The probe is now within the first 1% of the piece. w(1) = 2 / pi, x(1) = 1 + 1 / pi.
+  PulseOnAMassAtRest sys;
+  double x[1] = {1.0}, w[1] = {0.0};
+  const double times[1] = {1.0};
+  std::vector<double> work(myriad::ros2w_workspace_size(1));
+  Recorder recorder(2);
+  StepControl control;
+  control.rtol = 1e-6;
+  control.atol = 1e-9;
+  IntegratorStats stats;
+  ASSERT_EQ(myriad::integrate_ros2w(sys, 0.0, x, w, times, 1, recorder, control, work.data(), stats),
+            InstanceStatus::ok);
+  EXPECT_GT(stats.steps, 10);
+  EXPECT_NEAR(w[0], 2.0 / 3.141592653589793, 1e-4);
+  EXPECT_NEAR(x[0], 1.0 + 1.0 / 3.141592653589793, 1e-4);
+  // The starting step itself: the probe sees the pulse, so the step is small.
+  double y0[2] = {1.0, 0.0}, dydt0[2] = {0.0, 1e-12}, scratch[8];
+  IntegratorStats probe;
+  const double h = myriad::second_order_initial_step(sys, 0.0, 1.0, y0, y0 + 1, dydt0 + 1, 1, control, scratch,
+                                                     scratch + 2, scratch + 4, probe);
+  EXPECT_LT(h, 1e-3);
+}
+
 struct AdaptiveRun {
   InstanceStatus status;
   IntegratorStats stats;
