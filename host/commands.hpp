@@ -42,7 +42,16 @@ struct SimulateOptions {
   bool quiet = false;            // no progress or estimate on stderr
 };
 
+struct ModesOptions {
+  std::string model;
+  std::vector<std::string> params;  // NAME=VALUE
+  double t = 0.0;
+  bool at_initial_state = false;
+  std::string json;  // empty: none
+};
+
 int run_info(const std::string& model_path);
+int run_modes(const ModesOptions& options);
 int run_devices();
 int run_check(const CheckOptions& options);
 int run_check_loops(const Model& model, const CompiledModel& compiled, const CheckOptions& options);

@@ -1,4 +1,4 @@
-// myriad: command-line front end. Subcommands: info, check, simulate (see README.md). Exit status: 0 success,
+// myriad: command-line front end. Subcommands: info, check, simulate, modes (see README.md). Exit status: 0 success,
 // 1 a failed check, 2 bad input (the message names the file or flag, the field and the reason), 3 some instances
 // failed.
 #include <CLI/CLI.hpp>
@@ -15,7 +15,7 @@
 
 namespace {
 
-const std::vector<std::string> kSubcommands = {"info", "check", "simulate"};
+const std::vector<std::string> kSubcommands = {"info", "check", "simulate", "modes"};
 
 std::size_t edit_distance(const std::string& a, const std::string& b) {
   std::vector<std::size_t> row(b.size() + 1);
@@ -37,7 +37,7 @@ bool refuse_unknown_subcommand(int argc, char** argv) {
   if (argc < 2 || argv[1][0] == '-') return false;
   const std::string given = argv[1];
   if (std::find(kSubcommands.begin(), kSubcommands.end(), given) != kSubcommands.end()) return false;
-  std::cerr << "myriad: error: unknown subcommand '" << given << "' (expected one of: info, check, simulate)";
+  std::cerr << "myriad: error: unknown subcommand '" << given << "' (expected one of: info, check, simulate, modes)";
   for (const std::string& known : kSubcommands)
     if (edit_distance(given, known) <= 2) std::cerr << "; did you mean '" << known << "'?";
   std::cerr << "\n";
@@ -106,6 +106,17 @@ int main(int argc, char** argv) {
                     "an output path that is a symbolic link writes the file it points to (default: refused)");
   sim_cmd->add_flag("--quiet,-q", sim.quiet, "no progress and no memory estimate on stderr");
 
+  ModesOptions modes;
+  CLI::App* modes_cmd =
+      app.add_subcommand("modes", "Natural frequencies and damping ratios about static equilibrium");
+  modes_cmd->add_option("model", modes.model, "model file (JSON)")->required();
+  modes_cmd->add_option("--param", modes.params, "NAME=VALUE: a parameter value (repeatable)");
+  modes_cmd->add_option("--time", modes.t, "the time to linearize at (time functions and inputs held there; "
+                                           "default 0)");
+  modes_cmd->add_flag("--at-initial-state", modes.at_initial_state,
+                      "linearize at the model's initial state instead of solving for static equilibrium");
+  modes_cmd->add_option("--json", modes.json, "also write the result as JSON to this file");
+
   if (refuse_unknown_subcommand(argc, argv)) return 2;
   try {
     app.parse(argc, argv);
@@ -113,7 +124,7 @@ int main(int argc, char** argv) {
     if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
     const std::string what = e.what();
     std::cerr << "myriad: error: "
-              << (what == "A subcommand is required" ? "give a subcommand: info, check or simulate" : what)
+              << (what == "A subcommand is required" ? "give a subcommand: info, check, simulate or modes" : what)
               << "\nmyriad --help lists the subcommands, myriad SUBCOMMAND --help their flags\n";
     return 2;
   }
@@ -127,6 +138,7 @@ int main(int argc, char** argv) {
     }
     if (check_cmd->parsed()) return run_check(check);
     if (sim_cmd->parsed()) return run_simulate(sim);
+    if (modes_cmd->parsed()) return run_modes(modes);
   } catch (const std::bad_alloc&) {
     std::cerr << "myriad: error: out of memory (the run's memory estimate was too low, or another process took "
                  "the memory; try fewer --instances or --max-memory)\n";

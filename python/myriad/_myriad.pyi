@@ -1,6 +1,6 @@
 """Type stubs of the extension myriad._myriad (python/src/*.cpp), the binding of src/api/myriad/myriad.hpp."""
 import os
-from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -201,3 +201,10 @@ def philox_normal(
     seed: _UInt, instance: _UInt, episode: _UInt, counter: _UInt
 ) -> Union[float, npt.NDArray[np.float64]]: ...
 def status_name(code: int) -> str: ...
+def modes(
+    model: Union[LoadedModel, _Path],
+    overrides: Optional[Mapping[str, float]] = None,
+    t: float = 0.0,
+    at_initial_state: bool = False,
+    tolerance: float = 1e-10,
+) -> Dict[str, Any]: ...

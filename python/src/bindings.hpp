@@ -42,5 +42,6 @@ void bind_model(py::module_& m);      // model.cpp
 void bind_simulate(py::module_& m);   // simulate.cpp
 void bind_simulator(py::module_& m);  // simulator.cpp
 void bind_philox(py::module_& m);     // simulator.cpp
+void bind_modes(py::module_& m);      // modes.cpp
 
 }  // namespace myriad::python

@@ -7,7 +7,8 @@ PYBIND11_MODULE(_myriad, m) {
   namespace mp = myriad::python;
   namespace py = pybind11;
   m.doc() = "Myriad's C++ API (src/api/myriad/myriad.hpp) for Python: load models, run ensembles (simulate), "
-            "step N instances (Simulator), counter-based random draws (philox_uniform, philox_normal).";
+            "step N instances (Simulator), counter-based random draws (philox_uniform, philox_normal), modes about static "
+            "equilibrium (modes).";
   m.attr("__version__") = MYRIAD_VERSION;
 #if PYBIND11_VERSION_HEX < 0x020C0000
   // pybind11 before 2.12 reads NumPy 1's dtype struct: under NumPy 2 arrays would come out with wrong strides.
@@ -24,4 +25,5 @@ PYBIND11_MODULE(_myriad, m) {
   mp::bind_simulate(m);
   mp::bind_simulator(m);
   mp::bind_philox(m);
+  mp::bind_modes(m);
 }

@@ -1,5 +1,6 @@
 // The `myriad` executable end to end: outputs on disk, exit statuses and error messages.
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <cstdio>
 #include <filesystem>
@@ -97,6 +98,37 @@ TEST(Cli, InfoListsCoordinatesAndParameters) {
   ASSERT_EQ(r.status, 0) << r.output;
   EXPECT_NE(r.output.find("nq = 2, nv = 2"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("k_s"), std::string::npos);
+}
+
+}  // namespace
+
+namespace {
+
+TEST(Cli, ModesPrintsTheFrequenciesAndWritesThemAsJson) {
+  const fs::path json = temp_dir() / "modes.json";
+  const CliRun r = run_cli("modes " + model("quarter_car_benchmark.json") + " --param c_s=0 --json " + json.string());
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("coordinates: body_heave, wheel_travel"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("1.11557"), std::string::npos) << r.output;  // det(K - w^2 M) = 0 (tests/api/modes_test)
+  EXPECT_NE(r.output.find("9.33133"), std::string::npos) << r.output;
+  const nlohmann::json j = nlohmann::json::parse(myriad::test::read_text_file(json));
+  ASSERT_EQ(j["undamped"].size(), 2u);
+  EXPECT_NEAR(j["undamped"][0]["frequency_hz"].get<double>(), 1.1155705783422865, 1e-9);
+  // Without damping the damped modes are the undamped ones.
+  EXPECT_NEAR(j["modes"][1]["natural_hz"].get<double>(), 9.331334346864594, 1e-9);
+  EXPECT_NEAR(j["modes"][1]["damping_ratio"].get<double>(), 0.0, 1e-12);
+  fs::remove_all(temp_dir());
+}
+
+TEST(Cli, ModesRefusesAModelWithoutEquilibriumAndAnUnknownParameter) {
+  CliRun r = run_cli("modes " + model("quarter_car_benchmark.json") + " --param k_z=1");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.output.find("k_z"), std::string::npos) << r.output;
+  // k_t = 0: nothing holds the car up.
+  r = run_cli("modes " + model("quarter_car_benchmark.json") + " --param k_t=0");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.output.find("no static equilibrium"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("quarter_car_benchmark.json"), std::string::npos) << r.output;
 }
 
 }  // namespace

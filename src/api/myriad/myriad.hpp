@@ -189,6 +189,48 @@ class Simulator {
   std::unique_ptr<Impl> impl_;
 };
 
+// ---- modes: linearization about static equilibrium ----
+
+struct ModesOptions {
+  std::vector<std::pair<std::string, double>> overrides;  // parameter values (the file's defaults otherwise)
+  double t = 0.0;                 // the time linearized at: time functions and inputs hold their values there
+  bool at_initial_state = false;  // true: linearize at the model's initial state, without solving for equilibrium
+  double tolerance = 1e-10;       // equilibrium: max |acceleration| relative to max(1, |gravity|)
+};
+
+// One eigenvalue of the linearized first-order system (a pair's Im > 0 member for an oscillating mode).
+struct Mode {
+  bool oscillating = false;
+  double real = 0.0, imag = 0.0;  // the eigenvalue (1/s)
+  double natural_hz = 0.0;        // |eigenvalue| / (2 pi)
+  double damped_hz = 0.0;         // imag / (2 pi)
+  double damping_ratio = 0.0;     // -real / |eigenvalue|
+  std::string dominant;           // the coordinate that moves most ("joint" or "joint[i]")
+  std::vector<double> shape;      // |displacement| per coordinate, largest 1
+};
+
+// A natural frequency of the conservative part (damping left out): what det(K - omega^2 M) = 0 gives.
+struct UndampedMode {
+  double frequency_hz = 0.0;      // 0 for a rigid or statically unstable coordinate
+  double eigenvalue = 0.0;        // of df/dx (1/s^2): -omega^2; > 0 means statically unstable
+  std::string dominant;
+  std::vector<double> shape;
+};
+
+struct ModesResult {
+  std::vector<std::string> coordinates;  // the linearized coordinates, by joint ("joint" or "joint[i]")
+  std::vector<double> q, v;              // the equilibrium (or initial) state: full coordinates and velocities
+  double t = 0.0;
+  int iterations = 0;                    // Newton iterations to the equilibrium
+  double residual = 0.0;                 // max |acceleration| left there
+  std::vector<Mode> modes;               // oscillating by natural frequency, then non-oscillating
+  std::vector<UndampedMode> undamped;    // by frequency
+};
+
+// Solves for static equilibrium (Newton on the exact Jacobian) and returns the modes there. Throws SettingError for
+// an unknown override, std::runtime_error when there is no equilibrium (a free body) or the dynamics fail.
+ModesResult modes(const LoadedModel& model, const ModesOptions& options = {});
+
 // Counter-based random numbers (Philox4x32-10): the draw depends only on (seed, instance, episode, counter), so an
 // environment's randomness never depends on how many run beside it. Uniform in [0, 1) with 53 random bits.
 double philox_uniform(std::uint64_t seed, std::uint64_t instance, std::uint64_t episode, std::uint64_t counter);
