@@ -6,8 +6,12 @@
 // For the Rosenbrock rows the share of the time spent factoring Pi is estimated (see lu_seconds below). With a
 // device, a closing section sets every cuda row against the all-thread cpu row of the same N (the stiff
 // pendulum's cpu rows reach N = 1e5 with --cpu-max-n 100000; one-thread rows stop at 1e4).
-// Usage: ensemble_throughput [--cpu-max-n N] [--reference-max-n N] [--gpu-max-n N] [--out FILE.md]
-// (defaults 1e4, 100, 1e6, bench/results/ensemble_throughput_cpu.md or _gpu.md when a device is present)
+// Usage: ensemble_throughput [--cpu-max-n N] [--reference-max-n N] [--gpu-max-n N] [--one-thread-max-n N]
+//                            [--variants-max-n N] [--models STEM,STEM] [--out FILE.md]
+// (defaults 1e4, 100, 1e6, 1e4, the GPU maximum, every model, bench/results/ensemble_throughput_cpu.md or _gpu.md
+// when a device is present). --variants-max-n bounds the cuda rows other than plain fused (global scratch, budget,
+// warp, shared LU, staged); --models keeps the cases of those model files (e.g. stiff_double_pendulum), so that a
+// device session can take the stiff pendulum's figure to N = 1e6 on every core within its minutes.
 #include <algorithm>
 #include <chrono>
 #include <iomanip>
@@ -91,21 +95,22 @@ EnsembleResult median_run(const RunOnce& run_once) {
   return std::move(runs[runs.size() / 2]);
 }
 
-// Largest N with a one-thread cpu row (the 2-core speed-up is judged at 1e4; a one-thread run of 1e5 stiff
-// pendulums takes minutes).
-constexpr long long kOneThreadMaxN = 10000;
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  long long cpu_max_n = 10000, reference_max_n = 100, gpu_max_n = 1000000;
-  std::string out_path;
+  long long cpu_max_n = 10000, reference_max_n = 100, gpu_max_n = 1000000, variants_max_n = -1;
+  // Largest N with a one-thread cpu row (the 2-core speed-up is judged at 1e4; a one-thread run of 1e5 stiff
+  // pendulums takes minutes).
+  long long one_thread_max_n = 10000;
+  std::string out_path, models;
   std::ostringstream command;
   command << "build/bench/ensemble_throughput";
   for (int a = 1; a < argc; ++a) {
     const std::string arg = argv[a];
     if (a + 1 >= argc) {
-      std::cerr << "usage: ensemble_throughput [--cpu-max-n N] [--reference-max-n N] [--gpu-max-n N] [--out F]\n";
+      std::cerr << "usage: ensemble_throughput [--cpu-max-n N] [--reference-max-n N] [--gpu-max-n N] "
+                   "[--one-thread-max-n N] [--variants-max-n N] [--models STEM,STEM] [--out F]\n";
       return 2;
     }
     const std::string value = argv[++a];
@@ -113,6 +118,9 @@ int main(int argc, char** argv) {
     if (arg == "--cpu-max-n") cpu_max_n = std::atoll(value.c_str());
     else if (arg == "--reference-max-n") reference_max_n = std::atoll(value.c_str());
     else if (arg == "--gpu-max-n") gpu_max_n = std::atoll(value.c_str());
+    else if (arg == "--one-thread-max-n") one_thread_max_n = std::atoll(value.c_str());
+    else if (arg == "--variants-max-n") variants_max_n = std::atoll(value.c_str());
+    else if (arg == "--models") models = value;
     else if (arg == "--out") out_path = value;
     else {
       std::cerr << "ensemble_throughput: unknown option " << arg << "\n";
@@ -128,7 +136,7 @@ int main(int argc, char** argv) {
       {"models/quarter_car.json", "k_s", Method::dopri5, 1e-6, 0, 2.0, 10000},
       {"models/quarter_car.json", "k_s", Method::rk4, 0, 1e-3, 2.0, 10000},
       // To 1e5 on the cpu (all threads; given --cpu-max-n 100000): the fused-GPU-vs-all-cores figure is taken there.
-      {"models/stiff_double_pendulum.json", "k2", Method::rn4, 1e-6, 0, 2.0, 100000},
+      {"models/stiff_double_pendulum.json", "k2", Method::rn4, 1e-6, 0, 2.0, 1000000},
       {"models/spatial_chain.json", "", Method::dopri5, 1e-6, 0, 1.0, 10000},
       {"models/loops/four_bar.json", "crank_angle", Method::rn4, 1e-6, 0, 2.0, 10000},
       {"models/loops/ladder/ladder_L16.json", "q1", Method::dopri5, 1e-6, 0, 2.0, 1000}};
@@ -143,7 +151,10 @@ int main(int argc, char** argv) {
      << "and four lu_solve of that size / summed per-instance time (an estimate; cpu rows only).\n\n"
      << "| model | method | ndof | N | backend | wall [s] | steps | instance-steps/s | speed-up vs 1 thread | LU share |\n"
      << "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n";
+  if (variants_max_n < 0) variants_max_n = gpu_max_n;
   for (const Case& c : cases) {
+    const std::string stem = c.file.substr(c.file.rfind('/') + 1, c.file.size() - c.file.rfind('/') - 6);
+    if (!models.empty() && ("," + models + ",").find("," + stem + ",") == std::string::npos) continue;
     const Model model = load_model_file(bench::source_path(c.file));
     const auto compiled = compile(model);
     const int ndof = iteration_matrix_order(*compiled);
@@ -170,7 +181,7 @@ int main(int argc, char** argv) {
       std::vector<Run> runs;
       if (n <= reference_max_n) runs.push_back({"reference", all});
       if (n <= std::min(cpu_max_n, c.cpu_max_n)) {
-        if (n <= kOneThreadMaxN) runs.push_back({"cpu", 1});
+        if (n <= one_thread_max_n) runs.push_back({"cpu", 1});
         if (all > 1 && n > 1) runs.push_back({"cpu", all});
       }
       if (gpu && n <= gpu_max_n) {
@@ -181,13 +192,15 @@ int main(int argc, char** argv) {
         shared.strategy = GpuStrategy::shared_lu;
         staged.strategy = GpuStrategy::staged;
         runs.push_back({"cuda", 0, {}, "cuda fused"});
-        runs.push_back({"cuda", 0, global, "cuda fused, global scratch"});
-        runs.push_back({"cuda", 0, compacted, "cuda fused, budget 256 + compaction"});
-        if (c.method == Method::rn4 || c.method == Method::ros2w) {
-          runs.push_back({"cuda", 0, warp, "cuda warp"});
-          runs.push_back({"cuda", 0, shared, "cuda shared LU"});
+        if (n <= variants_max_n) {
+          runs.push_back({"cuda", 0, global, "cuda fused, global scratch"});
+          runs.push_back({"cuda", 0, compacted, "cuda fused, budget 256 + compaction"});
+          if (c.method == Method::rn4 || c.method == Method::ros2w) {
+            runs.push_back({"cuda", 0, warp, "cuda warp"});
+            runs.push_back({"cuda", 0, shared, "cuda shared LU"});
+          }
+          runs.push_back({"cuda", 0, staged, "cuda staged"});
         }
-        runs.push_back({"cuda", 0, staged, "cuda staged"});
       }
       double one_thread = 0.0, all_threads = 0.0;
       for (const Run& run : runs) {
@@ -225,6 +238,7 @@ int main(int argc, char** argv) {
         md << (failed ? " (" + std::to_string(failed) + " failed)" : "") << " |\n";
         std::cerr << model.name << " " << bench::method_name(c.method) << " N=" << n << " " << label << " "
                   << r.total_wall_seconds << " s\n";
+        std::ofstream(out_path) << md.str();  // row by row: a run cut off at a device's time limit keeps its rows
       }
     }
   }

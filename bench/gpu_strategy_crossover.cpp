@@ -132,6 +132,7 @@ int main(int argc, char** argv) {
     } else {
       md << "- | - | - | - | - | - | - |\n";
     }
+    std::ofstream(out_path) << md.str();  // row by row, so that a run cut off at a device's time limit keeps its rows
   }
   std::ofstream(out_path) << md.str();
   std::cout << md.str();

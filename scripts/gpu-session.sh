@@ -1,18 +1,29 @@
 #!/usr/bin/env bash
-# The GPU checks and benchmarks of a session with a device machine, in stages that each fit one 10-minute call of
-# the device tool (the build directory build-gpu stays between calls while the machine is held):
-#   scripts/gpu-session.sh build        unpack .deps (see ../shared/scripts/pack-offline-deps.sh), configure
-#                                       for sm_90, build everything
-#   scripts/gpu-session.sh test         the GPU tests (CudaBackend.*, LorenzGpu.*, EnsembleStatisticsGpu.*)
-#   scripts/gpu-session.sh lu           bench/batched_lu
-#   scripts/gpu-session.sh crossover    bench/gpu_strategy_crossover (thread / warp / staged per ndof)
-#   scripts/gpu-session.sh throughput   bench/ensemble_throughput (incl. the 30x figure at N = 1e5)
-#   scripts/gpu-session.sh lorenz       bench/lorenz_calibration (vs MPGOS)
-# Each stage writes its raw output, the command and nvidia-smi's device line to $OUT (default out/gpu), from
-# where the results are copied into bench/results/ with the device named.
+# The GPU checks and benchmarks of a session with a device machine (issue 14).
+#
+# The short way, one call of the device tool (a lease has about 15 minutes, a call at most 10):
+#   here:   scripts/gpu-session.sh pack     build for sm_90 in build-gpu (CUDA on, Python off) and put the
+#                                           programs and their libraries into .gpu/bundle.tar.xz (git-ignored)
+#   there:  scripts/gpu-session.sh device   (carry [".gpu"]) unpack, then within GPU_SESSION_SECONDS (default 540):
+#           the GPU tests; compute-sanitizer memcheck, racecheck, initcheck (every strategy and method on a tree
+#           and a loop model: tests/gpu_runs) and synccheck (warp and shared-LU kernels); the stiff pendulum's
+#           fused-vs-all-cores figure (ensemble_throughput to N = 1e6); an ncu profile of the fused kernel (RN4,
+#           N = 1e5); the CLI as a user runs it, cuda against cpu on every core, compared by
+#           scripts/compare_ensemble_csv.py; lorenz_calibration, batched_lu and gpu_strategy_crossover.
+#           A step that would not fit the time left is skipped and says so; GPU_SESSION_STEPS=cli,lorenz (say)
+#           runs only those (a second call on the still-warm machine, for what the first had to skip). After each step the logs and
+#           results are packed into $OUT/gpu_session.tar.gz and a line goes to $OUT/summary.txt, so a call cut
+#           off at its limit still returns what ran.
+#
+# The long way, when a machine can build for itself (build-gpu stays between calls while the machine is held):
+#   scripts/gpu-session.sh build        unpack .deps (../shared/scripts/pack-offline-deps.sh), configure for
+#                                       sm_90, build everything
+#   scripts/gpu-session.sh test|lu|crossover|throughput|lorenz    one stage each
+# Each writes its raw output, the command and nvidia-smi's device line to $OUT (default out/gpu); the results
+# then go to bench/results/ with the device named.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-stage=${1:?usage: scripts/gpu-session.sh build|test|lu|crossover|throughput|lorenz}
+stage=${1:?usage: scripts/gpu-session.sh pack|device|build|test|lu|crossover|throughput|lorenz}
 out=${OUT:-out/gpu}
 mkdir -p "$out"
 build=build-gpu
@@ -23,7 +34,171 @@ record() {  # record NAME COMMAND...: runs the command, keeping its output, the 
     echo "# host: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2)"; } > "$out/$name.txt"
   "$@" 2>&1 | tee -a "$out/$name.txt"
 }
+programs=(myriad myriad_tests gpu_sanitizer_runs bench/ensemble_throughput bench/gpu_strategy_crossover
+          bench/lorenz_calibration bench/batched_lu)
+gpu_filter="CudaBackend.*:CudaRunPlan.*:LorenzGpu.*:EnsembleStatisticsGpu.*"
+work=/tmp/gpu-session
+pendulum=(simulate models/stiff_double_pendulum.json --t-end 2 --dt-out 0.01 --integrator rn4 --rtol 1e-6 --atol 1e-6
+          --quiet)
+device_env() {  # the unpacked bundle's programs and libraries; cuBLAS from the device's toolkit (or a wheel's copy)
+  bin=$PWD/.gpu/unpacked/bin
+  source_dir=$(cat .gpu/unpacked/source_dir)
+  local cublas_dir=
+  if [ ! -e /usr/local/cuda/lib64/libcublas.so.13 ] && ! ldconfig -p | grep -q 'libcublas\.so\.13'; then
+    cublas_dir=$(dirname "$(find / -xdev -name 'libcublas.so.13' 2>/dev/null | head -n 1 || true)")
+  fi
+  local nsight
+  nsight=$(ls -d /opt/nvidia/nsight-compute/*/ 2>/dev/null | tail -n 1 || true)
+  export PATH=$PATH:/usr/local/cuda/bin:/usr/local/cuda/compute-sanitizer${nsight:+:$nsight}
+  export LD_LIBRARY_PATH=$PWD/.gpu/unpacked/lib:/usr/local/cuda/lib64${cublas_dir:+:$cublas_dir}${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+}
 case "$stage" in
+  pack)
+    # Built here (nvcc, 2 cores: the kernels take most of an hour), run there: the device's minutes go to the
+    # checks, not to compiling. The programs find the models through the source directory compiled into them
+    # (MYRIAD_SOURCE_DIR), which the device stage recreates as a link to its checkout.
+    if [ ! -f "$build/CMakeCache.txt" ]; then
+      cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DMYRIAD_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 \
+        -DMYRIAD_BUILD_PYTHON=OFF
+    fi
+    targets=()
+    for p in "${programs[@]}"; do targets+=(--target "$(basename "$p")"); done
+    cmake --build "$build" -j "$(nproc)" "${targets[@]}"
+    rm -rf .gpu && mkdir -p .gpu/stage/bin .gpu/stage/lib
+    for p in "${programs[@]}"; do cp "$build/$p" .gpu/stage/bin/; done
+    # Libraries outside the C runtime, except the CUDA ones the device's toolkit has (cuBLAS is hundreds of MB).
+    for p in .gpu/stage/bin/*; do
+      ldd "$p" | awk '/=> \//{print $3}'
+    done | sort -u | grep -Ev '/(libc|libm|libdl|librt|libpthread|libstdc\+\+|libgcc_s|ld-linux[^/]*|libcuda|libcublas[^/]*)\.so' \
+      | while read -r lib; do cp -L "$lib" .gpu/stage/lib/; done
+    pwd > .gpu/stage/source_dir
+    git rev-parse HEAD > .gpu/stage/commit
+    # Every program embeds the same ~40 MB of kernels: xz's 64 MiB window (-9, one thread) stores them once, and
+    # the bundle stays under the device tool's 64 MiB that a call may carry (gzip: 126 MB; xz: 19 MB).
+    tar -cf - -C .gpu/stage . | xz -9 -T1 > .gpu/bundle.tar.xz
+    rm -rf .gpu/stage
+    ls -l .gpu/bundle.tar.xz
+    ;;
+  device)
+    begin=$(date +%s)
+    budget=${GPU_SESSION_SECONDS:-540}
+    rm -rf "$work" .gpu/unpacked && mkdir -p "$work/results" .gpu/unpacked
+    python3 -c 'import sys, tarfile; tarfile.open(sys.argv[1]).extractall(sys.argv[2])' .gpu/bundle.tar.xz .gpu/unpacked
+    device_env
+    if [ "$source_dir" != "$PWD" ] && [ ! -e "$source_dir" ]; then
+      mkdir -p "$(dirname "$source_dir")" && ln -s "$PWD" "$source_dir"
+    fi
+    mkdir -p "$source_dir/$build" && cp "$bin/myriad" "$source_dir/$build/myriad"  # MYRIAD_CLI of the tests
+    {
+      echo "Device: $(nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader)"
+      echo "Host: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(free -g | awk '/Mem:/{print $2}') GiB"
+      echo "Bundle: commit $(cat .gpu/unpacked/commit), built on the development machine for sm_90"
+      nvcc --version | tail -2 || true
+      ncu --version | tail -1 || true
+      compute-sanitizer --version | tail -1 || true
+    } > "$work/device.txt" 2>&1
+    cat "$work/device.txt"
+    summary=$out/summary.txt
+    : > "$summary"
+    pack_out() { tar -czf "$out/gpu_session.tar.gz" -C "$work" .; }
+    # step NAME SECONDS COMMAND...: runs COMMAND under a timeout when SECONDS still fit the budget, its output
+    # (after the command and the device) in $work/NAME.txt.
+    step() {
+      local name=$1 seconds=$2
+      shift 2
+      if [ -n "${GPU_SESSION_STEPS:-}" ] && [[ ",$GPU_SESSION_STEPS,smoke," != *",$name,"* ]]; then
+        return 0
+      fi
+      local left=$((budget - ($(date +%s) - begin)))
+      if [ "$left" -lt 15 ]; then
+        echo "$name: skipped, ${left} s of the session's budget left" | tee -a "$summary"
+        return 0
+      fi
+      if [ "$seconds" -gt "$left" ]; then seconds=$left; fi
+      local t0 rc=0
+      t0=$(date +%s)
+      { echo "# command: $*"; echo "# limit: ${seconds} s"; cat "$work/device.txt"; } > "$work/$name.txt"
+      timeout -k 5 "$seconds" "$@" >> "$work/$name.txt" 2>&1 || rc=$?
+      echo "$name: exit $rc after $(($(date +%s) - t0)) s$([ "$rc" = 124 ] && echo ' (time limit)')" | tee -a "$summary"
+      pack_out
+    }
+    self=$PWD/scripts/gpu-session.sh
+    step smoke 20 "$self" _smoke
+    if grep -q "=> not found" "$work/smoke.txt"; then
+      echo "libraries missing on the device (see smoke.txt); nothing else run" | tee -a "$summary"
+      exit 1
+    fi
+    step gpu_tests 150 "$bin/myriad_tests" --gtest_filter="$gpu_filter" --gtest_color=no
+    step memcheck 60 "$self" _sanitize memcheck --leak-check full
+    step throughput 200 "$bin/ensemble_throughput" --models stiff_double_pendulum --cpu-max-n 1000000 \
+      --one-thread-max-n 0 --reference-max-n 0 --variants-max-n 100000 --out "$work/results/ensemble_throughput_gpu.md"
+    # The pendulum's parameter files: k2 spread +-20% over the instances.
+    awk 'BEGIN { print "k2"; for (i = 0; i < 100000; ++i) printf "%.6f\n", 300000 * (0.8 + 0.4 * (i % 1000) / 999) }' \
+      > "$work/pendulum_1e5.csv"
+    head -n 10001 "$work/pendulum_1e5.csv" > "$work/pendulum_1e4.csv"
+    step ncu 90 "$self" _profile
+    step cli 60 "$self" _cli
+    step racecheck 45 "$self" _sanitize racecheck --racecheck-report all
+    step initcheck 45 "$self" _sanitize initcheck
+    step synccheck 30 "$self" _sanitize synccheck -- --strategies warp,shared-lu
+    step lorenz 45 "$bin/lorenz_calibration" --out "$work/results/lorenz_calibration.md"
+    step batched_lu 30 "$bin/batched_lu"
+    step crossover 120 "$bin/gpu_strategy_crossover" --out "$work/results/gpu_strategy_crossover.md"
+    rm -f "$work"/pendulum_1e*.csv
+    pack_out
+    echo "done after $(($(date +%s) - begin)) s" | tee -a "$summary"
+    ;;
+  _smoke)  # the device stage's steps, each a process of its own so that `timeout` can stop it
+    device_env
+    "$bin/myriad" info --devices
+    ldd "$bin/myriad_tests" | grep -E 'not found|cublas' || true
+    ;;
+  _sanitize)  # _sanitize TOOL [TOOL OPTIONS...] [-- RUNS OPTIONS...]: gpu_sanitizer_runs under compute-sanitizer
+    device_env
+    tool=$2
+    shift 2
+    tool_options=()
+    while [ $# -gt 0 ] && [ "$1" != -- ]; do tool_options+=("$1"); shift; done
+    [ $# -gt 0 ] && shift
+    compute-sanitizer --tool "$tool" --print-limit 20 --error-exitcode 9 "${tool_options[@]}" \
+      "$bin/gpu_sanitizer_runs" --source-dir "$source_dir" "$@"
+    ;;
+  _profile)  # ncu on the fused kernel: stiff pendulum, RN4, N = 1e5
+    device_env
+    sections=(--section LaunchStats --section Occupancy --section SpeedOfLight --section ComputeWorkloadAnalysis
+              --section MemoryWorkloadAnalysis --section MemoryWorkloadAnalysis_Tables --section WarpStateStats
+              --section SchedulerStats --section InstructionStats)
+    metrics=l1tex__t_bytes_pipe_lsu_mem_local_op_ld.sum,l1tex__t_bytes_pipe_lsu_mem_local_op_st.sum
+    metrics+=,sm__inst_executed_pipe_fp64.avg.pct_of_peak_sustained_active
+    metrics+=,sm__sass_thread_inst_executed_op_dfma_pred_on.sum,sm__sass_thread_inst_executed_op_dadd_pred_on.sum
+    metrics+=,sm__sass_thread_inst_executed_op_dmul_pred_on.sum
+    run=("$bin/myriad" "${pendulum[@]}" --params "$work/pendulum_1e5.csv" --backend cuda)
+    # Unknown metric names stop ncu before it runs anything: then once more with the sections alone.
+    ncu --clock-control none --kernel-name regex:simulate_kernel --launch-count 1 "${sections[@]}" \
+      --metrics "$metrics" --export "$work/fused_rn4_1e5" --force-overwrite "${run[@]}" ||
+      ncu --clock-control none --kernel-name regex:simulate_kernel --launch-count 1 "${sections[@]}" \
+        --export "$work/fused_rn4_1e5" --force-overwrite "${run[@]}"
+    ncu --import "$work/fused_rn4_1e5.ncu-rep" --page raw --csv > "$work/fused_rn4_1e5_raw.csv"
+    ;;
+  _cli)  # the CLI as a user runs it: cuda, then cpu on every core, then the comparison; quarter car, pendulum
+    device_env
+    qc=(simulate models/quarter_car.json --params models/quarter_car_study.csv --t-end 3 --dt-out 0.01
+        --integrator dopri5 --rtol 1e-7 --atol 1e-9 --quiet)
+    rc=0
+    set -x
+    time "$bin/myriad" "${qc[@]}" --backend cuda --out "$work/qc_cuda.csv" --stats || rc=1
+    time "$bin/myriad" "${qc[@]}" --backend cpu --threads "$(nproc)" --out "$work/qc_cpu.csv" --stats || rc=1
+    python3 scripts/compare_ensemble_csv.py "$work/qc_cpu.csv" "$work/qc_cuda.csv" --rtol 1e-7 --mode pointwise || rc=1
+    time "$bin/myriad" "${pendulum[@]}" --params "$work/pendulum_1e4.csv" --dt-out 0.05 --backend cuda \
+      --out "$work/pendulum_cuda.csv" --stats || rc=1
+    time "$bin/myriad" "${pendulum[@]}" --params "$work/pendulum_1e4.csv" --dt-out 0.05 --backend cpu \
+      --threads "$(nproc)" --out "$work/pendulum_cpu.csv" --stats || rc=1
+    python3 scripts/compare_ensemble_csv.py "$work/pendulum_cpu.csv" "$work/pendulum_cuda.csv" --rtol 1e-6 \
+      --mode signalwise || rc=1
+    set +x
+    rm -f "$work"/qc_*.csv "$work"/pendulum_c*.csv  # large; the comparison's output is the record
+    exit $rc
+    ;;
   build)
     prefix=()
     if [ -d .deps ]; then

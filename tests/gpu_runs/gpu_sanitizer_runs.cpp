@@ -1,0 +1,147 @@
+// Small runs of every GPU strategy (fused, with and without a step budget; warp; shared LU; staged) and every
+// method (rk4, dopri5, rn4, ros2w) on a tree model and a loop model, in one process, for compute-sanitizer
+// (scripts/gpu-session.sh runs it under memcheck, racecheck, initcheck and synccheck: one process per tool, so
+// that the tool's start-up is paid four times, not once per run). Each run is also held to the cpu backend
+// (10 x tol, RK4 1e-10 with identical step counts), so a kernel that is clean for the sanitizer but computes
+// something else still fails.
+// Usage: gpu_sanitizer_runs [--instances N] [--strategies fused,budget,warp,shared-lu,staged] [--source-dir DIR]
+// Exit status: 0 when every run agrees, 1 when one does not, 2 for bad arguments, 77 without a device.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <exception>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "backends/cuda_runner.hpp"
+#include "ensemble/cpu_runner.hpp"
+#include "model/compile.hpp"
+#include "model/model_loader.hpp"
+
+using namespace myriad;
+
+namespace {
+
+struct Strategy {
+  std::string name;
+  CudaRunOptions options;
+};
+
+std::vector<Strategy> all_strategies() {
+  CudaRunOptions fused, budget, warp, shared, staged;
+  budget.step_budget = 5;  // several launches with compaction between them
+  warp.strategy = GpuStrategy::warp;
+  shared.strategy = GpuStrategy::shared_lu;
+  staged.strategy = GpuStrategy::staged;
+  return {{"fused", fused}, {"budget", budget}, {"warp", warp}, {"shared-lu", shared}, {"staged", staged}};
+}
+
+RunSpec spec_for(Method method) {
+  RunSpec spec;
+  spec.method = method;
+  if (method == Method::rk4) spec.h = 1e-3;
+  spec.control.rtol = 1e-6;
+  spec.control.atol = 1e-8;
+  return spec;
+}
+
+const char* method_label(Method m) {
+  switch (m) {
+    case Method::rk4: return "rk4";
+    case Method::dopri5: return "dopri5";
+    case Method::rn4: return "rn4";
+    case Method::ros2w: return "ros2w";
+  }
+  return "?";
+}
+
+// Largest |gpu - cpu| / max(1, |cpu|) over every output; infinity when a status differs or a step count differs
+// where it must not.
+double difference(const EnsembleResult& cpu, const EnsembleResult& gpu, bool same_steps, std::string* why) {
+  double worst = 0.0;
+  for (int i = 0; i < cpu.n_instances; ++i) {
+    const size_t index = static_cast<size_t>(i);
+    if (cpu.status[index] != gpu.status[index] || (same_steps && cpu.stats[index].steps != gpu.stats[index].steps)) {
+      *why = "instance " + std::to_string(i) + ": status or step count differs";
+      return INFINITY;
+    }
+    for (int k = 0; k < cpu.n_times; ++k)
+      for (int s = 0; s < cpu.n_signals; ++s) {
+        const double a = cpu.value(i, k, s), b = gpu.value(i, k, s);
+        const double d = std::abs(a - b) / std::max(1.0, std::abs(a));
+        if (!(d <= worst)) worst = std::isnan(d) ? INFINITY : d;
+      }
+  }
+  return worst;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int instances = 45;  // not a multiple of 32: a partial warp and a partial block
+  std::string wanted = "fused,budget,warp,shared-lu,staged", source_dir = ".";
+  for (int a = 1; a < argc; ++a) {
+    const std::string arg = argv[a];
+    if (a + 1 >= argc) {
+      std::fprintf(stderr, "usage: gpu_sanitizer_runs [--instances N] [--strategies LIST] [--source-dir DIR]\n");
+      return 2;
+    }
+    const std::string value = argv[++a];
+    if (arg == "--instances") instances = std::max(1, std::atoi(value.c_str()));
+    else if (arg == "--strategies") wanted = value;
+    else if (arg == "--source-dir") source_dir = value;
+    else {
+      std::fprintf(stderr, "gpu_sanitizer_runs: unknown option %s\n", arg.c_str());
+      return 2;
+    }
+  }
+  std::string device;
+  if (!cuda_device_available(&device)) {
+    std::printf("gpu_sanitizer_runs: skipped, no GPU: %s\n", device.c_str());
+    return 77;
+  }
+  std::printf("device: %s\n", device.c_str());
+  std::vector<Strategy> strategies;
+  for (const Strategy& s : all_strategies())
+    if (("," + wanted + ",").find("," + s.name + ",") != std::string::npos) strategies.push_back(s);
+  int failures = 0, runs = 0;
+  for (const char* file : {"models/stiff_double_pendulum.json", "models/loops/four_bar.json"}) {
+    const Model model = load_model_file(source_dir + "/" + file);
+    const auto compiled = compile(model);
+    // The first parameter spread over +-10%, so that the instances take different steps (divergent warps).
+    ParameterTable table;
+    if (!model.parameters.empty()) {
+      table.source = "generated";
+      table.names = {model.parameters[0].name};
+      for (int i = 0; i < instances; ++i)
+        table.rows.push_back({model.parameters[0].value * (0.9 + 0.2 * i / std::max(1, instances - 1))});
+    }
+    const Ensemble e = build_ensemble(model, *compiled, table.names.empty() ? instances : 0,
+                                      table.names.empty() ? nullptr : &table, {});
+    const std::vector<double> times = output_grid(0.0, 0.2, 0.02);
+    for (Method method : {Method::rk4, Method::dopri5, Method::rn4, Method::ros2w}) {
+      const RunSpec spec = spec_for(method);
+      const EnsembleResult cpu = run_ensemble_cpu(*compiled, e, spec, times, 1);
+      for (const Strategy& s : strategies) {
+        ++runs;
+        std::string why;
+        double d = INFINITY;
+        try {
+          const EnsembleResult gpu = run_ensemble_cuda(*compiled, e, spec, times, s.options);
+          d = difference(cpu, gpu, method == Method::rk4, &why);
+        } catch (const std::exception& error) {
+          why = error.what();
+        }
+        const double bound = method == Method::rk4 ? 1e-10 : 10 * spec.control.rtol;
+        const bool ok = d <= bound;
+        failures += !ok;
+        std::printf("%-5s %-28s %-7s %-10s N=%d max rel diff vs cpu %.2e (bound %.0e) %s\n", ok ? "ok" : "FAIL",
+                    model.name.c_str(), method_label(method), s.name.c_str(), instances, d, bound, why.c_str());
+        std::fflush(stdout);
+      }
+    }
+  }
+  std::printf("gpu_sanitizer_runs: %d of %d runs agree with the cpu backend\n", runs - failures, runs);
+  return failures ? 1 : 0;
+}
