@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Compares two result CSVs of `myriad simulate` (one per backend) by the consistency tests' rule.
 
-Usage: compare_ensemble_csv.py A.csv B.csv --rtol R [--factor 10] [--mode pointwise|signalwise]
+Usage: compare_ensemble_csv.py A.csv B.csv --rtol R [--factor 10] [--mode pointwise|signalwise|mixed]
+                               [--model MODEL.json]
 
 A is taken as the reference (the cpu backend's file). Both files must have the same header and the same
 (instance, time) rows. Every value of B must then lie within factor x rtol of A:
@@ -9,11 +10,16 @@ A is taken as the reference (the cpu backend's file). Both files must have the s
               DOPRI5 and RK4);
   signalwise: |b - a| <= factor * rtol * max(1, max over the instance's run of |a|) (the RN4 rule of
               CudaBackend.MatchesCpuOnEveryShippedModelWithRandomizedParameters: stiff spring forces multiply state
-              differences by up to 1e7, so a force is judged against its own range over the run).
+              differences by up to 1e7, so a force is judged against its own range over the run);
+  mixed:      the consistency tests' rule for adaptive runs (tests/support/backend_comparison.hpp): the state-like
+              signals pointwise, and every signal signalwise; spring forces and joint accelerations, which
+              multiply state differences by stiffness and damping, are not state-like. Needs --model, whose
+              "outputs" give each signal's type.
 NaN must sit in the same places in both. Prints the largest differences per column and exits 0 when every
 column agrees, 1 when one does not, 2 when the files cannot be compared.
 """
 import argparse
+import json
 import sys
 
 import numpy as np
@@ -34,8 +40,21 @@ def main():
     parser.add_argument("candidate")
     parser.add_argument("--rtol", type=float, required=True)
     parser.add_argument("--factor", type=float, default=10.0)
-    parser.add_argument("--mode", choices=["pointwise", "signalwise"], default="pointwise")
+    parser.add_argument("--mode", choices=["pointwise", "signalwise", "mixed"], default="pointwise")
+    parser.add_argument("--model", help="the model file, for the signals' types (--mode mixed)")
     args = parser.parse_args()
+    stiffness_weighted = set()
+    if args.mode == "mixed":
+        if not args.model:
+            print("compare_ensemble_csv: --mode mixed needs --model", file=sys.stderr)
+            return 2
+        try:
+            with open(args.model, encoding="utf-8") as f:
+                outputs = json.load(f)["outputs"]
+            stiffness_weighted = {o["name"] for o in outputs if o["type"] in ("spring_force", "joint_acceleration")}
+        except (OSError, ValueError, KeyError, TypeError) as error:
+            print(f"compare_ensemble_csv: {args.model}: cannot read the outputs' types ({error})", file=sys.stderr)
+            return 2
     try:
         head_a, a = load(args.reference)
         head_b, b = load(args.candidate)
@@ -70,8 +89,12 @@ def main():
         signalwise = diff / np.maximum(1.0, peak[instances[keep]])
         worst_point = float(pointwise.max()) if pointwise.size else 0.0
         worst_signal = float(signalwise.max()) if signalwise.size else 0.0
-        judged = worst_point if args.mode == "pointwise" else worst_signal
-        passed = judged <= bound
+        if args.mode == "pointwise":
+            passed = worst_point <= bound
+        elif args.mode == "signalwise" or head_a[c] in stiffness_weighted:
+            passed = worst_signal <= bound
+        else:
+            passed = worst_point <= bound and worst_signal <= bound
         ok &= passed
         print(f"  {head_a[c]:32s} max pointwise {worst_point:.2e}  signalwise {worst_signal:.2e}  "
               f"{'ok' if passed else 'FAIL'}")

@@ -38,8 +38,7 @@ programs=(myriad myriad_tests gpu_sanitizer_runs bench/ensemble_throughput bench
           bench/lorenz_calibration bench/batched_lu)
 gpu_filter="CudaBackend.*:CudaRunPlan.*:LorenzGpu.*:EnsembleStatisticsGpu.*"
 work=/tmp/gpu-session
-pendulum=(simulate models/stiff_double_pendulum.json --t-end 2 --dt-out 0.01 --integrator rn4 --rtol 1e-6 --atol 1e-6
-          --quiet)
+pendulum=(simulate models/stiff_double_pendulum.json --integrator rn4 --rtol 1e-6 --atol 1e-6 --quiet)
 device_env() {  # the unpacked bundle's programs and libraries; cuBLAS from the device's toolkit (or a wheel's copy)
   bin=$PWD/.gpu/unpacked/bin
   source_dir=$(cat .gpu/unpacked/source_dir)
@@ -128,20 +127,22 @@ case "$stage" in
       echo "libraries missing on the device (see smoke.txt); nothing else run" | tee -a "$summary"
       exit 1
     fi
-    step gpu_tests 150 "$bin/myriad_tests" --gtest_filter="$gpu_filter" --gtest_color=no
-    step memcheck 60 "$self" _sanitize memcheck --leak-check full
-    step throughput 200 "$bin/ensemble_throughput" --models stiff_double_pendulum --cpu-max-n 1000000 \
-      --one-thread-max-n 0 --reference-max-n 0 --variants-max-n 100000 --out "$work/results/ensemble_throughput_gpu.md"
     # The pendulum's parameter files: k2 spread +-20% over the instances.
     awk 'BEGIN { print "k2"; for (i = 0; i < 100000; ++i) printf "%.6f\n", 300000 * (0.8 + 0.4 * (i % 1000) / 999) }' \
       > "$work/pendulum_1e5.csv"
     head -n 10001 "$work/pendulum_1e5.csv" > "$work/pendulum_1e4.csv"
-    step ncu 90 "$self" _profile
-    step cli 60 "$self" _cli
-    step racecheck 45 "$self" _sanitize racecheck --racecheck-report all
-    step initcheck 45 "$self" _sanitize initcheck
+    strategies=${GPU_SANITIZER_STRATEGIES:-fused,budget,warp,shared-lu,staged}
+    step gpu_tests 150 "$bin/myriad_tests" --gtest_filter="${GPU_TEST_FILTER:-$gpu_filter}" --gtest_color=no
+    step cli 40 "$self" _cli
+    step ncu 60 "$self" _profile
+    step budget_probe 30 "$self" _budget_probe
+    step memcheck 60 "$self" _sanitize memcheck --leak-check full -- --strategies "$strategies"
+    step throughput 200 "$bin/ensemble_throughput" --models stiff_double_pendulum --cpu-max-n 1000000 \
+      --one-thread-max-n 0 --reference-max-n 0 --variants-max-n 100000 --out "$work/results/ensemble_throughput_gpu.md"
+    step racecheck 45 "$self" _sanitize racecheck --racecheck-report all -- --strategies "$strategies"
+    step initcheck 45 "$self" _sanitize initcheck -- --strategies "$strategies"
     step synccheck 30 "$self" _sanitize synccheck -- --strategies warp,shared-lu
-    step lorenz 45 "$bin/lorenz_calibration" --out "$work/results/lorenz_calibration.md"
+    step lorenz 45 "$bin/lorenz_calibration" --cpu-max-n 65536 --out "$work/results/lorenz_calibration.md"
     step batched_lu 30 "$bin/batched_lu"
     step crossover 120 "$bin/gpu_strategy_crossover" --out "$work/results/gpu_strategy_crossover.md"
     rm -f "$work"/pendulum_1e*.csv
@@ -166,19 +167,31 @@ case "$stage" in
   _profile)  # ncu on the fused kernel: stiff pendulum, RN4, N = 1e5
     device_env
     sections=(--section LaunchStats --section Occupancy --section SpeedOfLight --section ComputeWorkloadAnalysis
-              --section MemoryWorkloadAnalysis --section MemoryWorkloadAnalysis_Tables --section WarpStateStats
-              --section SchedulerStats --section InstructionStats)
+              --section MemoryWorkloadAnalysis_Tables --section WarpStateStats)
     metrics=l1tex__t_bytes_pipe_lsu_mem_local_op_ld.sum,l1tex__t_bytes_pipe_lsu_mem_local_op_st.sum
     metrics+=,sm__inst_executed_pipe_fp64.avg.pct_of_peak_sustained_active
     metrics+=,sm__sass_thread_inst_executed_op_dfma_pred_on.sum,sm__sass_thread_inst_executed_op_dadd_pred_on.sum
     metrics+=,sm__sass_thread_inst_executed_op_dmul_pred_on.sum
-    run=("$bin/myriad" "${pendulum[@]}" --params "$work/pendulum_1e5.csv" --backend cuda)
-    # Unknown metric names stop ncu before it runs anything: then once more with the sections alone.
+    # t in [0, 0.2] rather than the benchmark's [0, 2]: the same kernel and the same steps per output interval,
+    # a tenth of its time per replay pass (at 2 s, 33 passes of 1.5 s each outlasted ncu's patience on an H200).
+    run=("$bin/myriad" "${pendulum[@]}" --t-end 0.2 --dt-out 0.01 --params "$work/pendulum_1e5.csv" --backend cuda)
+    # Unknown metric names stop ncu before it runs anything: then once more with the sections alone, replaying
+    # the whole program rather than the kernel.
     ncu --clock-control none --kernel-name regex:simulate_kernel --launch-count 1 "${sections[@]}" \
       --metrics "$metrics" --export "$work/fused_rn4_1e5" --force-overwrite "${run[@]}" ||
       ncu --clock-control none --kernel-name regex:simulate_kernel --launch-count 1 "${sections[@]}" \
-        --export "$work/fused_rn4_1e5" --force-overwrite "${run[@]}"
+        --replay-mode application --export "$work/fused_rn4_1e5" --force-overwrite "${run[@]}"
     ncu --import "$work/fused_rn4_1e5.ncu-rep" --page raw --csv > "$work/fused_rn4_1e5_raw.csv"
+    ;;
+  _budget_probe)  # what one budgeted launch costs: budget 5 with compaction against one launch, 300 instances
+    device_env
+    probe=(--instances 300 --t-end 0.5 --dt-out 0.05 --backend cuda --quiet --stats)
+    set +e -x
+    time "$bin/myriad" simulate models/quarter_car.json --integrator rk4 --h 1e-3 "${probe[@]}"
+    time "$bin/myriad" simulate models/quarter_car.json --integrator rk4 --h 1e-3 "${probe[@]}" --gpu-step-budget 5
+    time "$bin/myriad" simulate models/stiff_double_pendulum.json --integrator dopri5 "${probe[@]}"
+    time "$bin/myriad" simulate models/stiff_double_pendulum.json --integrator dopri5 "${probe[@]}" \
+      --gpu-step-budget 5
     ;;
   _cli)  # the CLI as a user runs it: cuda, then cpu on every core, then the comparison; quarter car, pendulum
     device_env
@@ -188,13 +201,14 @@ case "$stage" in
     set -x
     time "$bin/myriad" "${qc[@]}" --backend cuda --out "$work/qc_cuda.csv" --stats || rc=1
     time "$bin/myriad" "${qc[@]}" --backend cpu --threads "$(nproc)" --out "$work/qc_cpu.csv" --stats || rc=1
-    python3 scripts/compare_ensemble_csv.py "$work/qc_cpu.csv" "$work/qc_cuda.csv" --rtol 1e-7 --mode pointwise || rc=1
-    time "$bin/myriad" "${pendulum[@]}" --params "$work/pendulum_1e4.csv" --dt-out 0.05 --backend cuda \
+    python3 scripts/compare_ensemble_csv.py "$work/qc_cpu.csv" "$work/qc_cuda.csv" --rtol 1e-7 --mode mixed \
+      --model models/quarter_car.json || rc=1
+    time "$bin/myriad" "${pendulum[@]}" --t-end 2 --dt-out 0.05 --params "$work/pendulum_1e4.csv" --backend cuda \
       --out "$work/pendulum_cuda.csv" --stats || rc=1
-    time "$bin/myriad" "${pendulum[@]}" --params "$work/pendulum_1e4.csv" --dt-out 0.05 --backend cpu \
+    time "$bin/myriad" "${pendulum[@]}" --t-end 2 --dt-out 0.05 --params "$work/pendulum_1e4.csv" --backend cpu \
       --threads "$(nproc)" --out "$work/pendulum_cpu.csv" --stats || rc=1
     python3 scripts/compare_ensemble_csv.py "$work/pendulum_cpu.csv" "$work/pendulum_cuda.csv" --rtol 1e-6 \
-      --mode signalwise || rc=1
+      --mode mixed --model models/stiff_double_pendulum.json || rc=1
     set +x
     rm -f "$work"/qc_*.csv "$work"/pendulum_c*.csv  # large; the comparison's output is the record
     exit $rc

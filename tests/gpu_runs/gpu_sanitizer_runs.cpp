@@ -40,7 +40,7 @@ std::vector<Strategy> all_strategies() {
 RunSpec spec_for(Method method) {
   RunSpec spec;
   spec.method = method;
-  if (method == Method::rk4) spec.h = 1e-3;
+  if (method == Method::rk4) spec.h = 1e-4;  // stable on the stiff pendulum (1e-3 is not: both backends fail)
   spec.control.rtol = 1e-6;
   spec.control.atol = 1e-8;
   return spec;
@@ -79,7 +79,7 @@ double difference(const EnsembleResult& cpu, const EnsembleResult& gpu, bool sam
 }  // namespace
 
 int main(int argc, char** argv) {
-  int instances = 45;  // not a multiple of 32: a partial warp and a partial block
+  int instances = 33;  // a full warp and a partial one
   std::string wanted = "fused,budget,warp,shared-lu,staged", source_dir = ".";
   for (int a = 1; a < argc; ++a) {
     const std::string arg = argv[a];
@@ -119,7 +119,8 @@ int main(int argc, char** argv) {
     }
     const Ensemble e = build_ensemble(model, *compiled, table.names.empty() ? instances : 0,
                                       table.names.empty() ? nullptr : &table, {});
-    const std::vector<double> times = output_grid(0.0, 0.2, 0.02);
+    // A short horizon: under memcheck a kernel runs a hundred times slower.
+    const std::vector<double> times = output_grid(0.0, 0.05, 0.01);
     for (Method method : {Method::rk4, Method::dopri5, Method::rn4, Method::ros2w}) {
       const RunSpec spec = spec_for(method);
       const EnsembleResult cpu = run_ensemble_cpu(*compiled, e, spec, times, 1);

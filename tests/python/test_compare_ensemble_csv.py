@@ -85,3 +85,23 @@ def test_nan_in_other_places_rows_or_headers_that_differ_are_refused(repo, tmp_p
     write(tmp_path / "missing.csv", a)
     (tmp_path / "missing.csv").unlink()
     assert compare(repo, tmp_path / "a.csv", tmp_path / "missing.csv", "--rtol", "1e-6").returncode == 2
+
+
+def test_mixed_judges_forces_signalwise_and_states_pointwise_by_the_models_output_types(repo, tmp_path):
+    model = tmp_path / "model.json"
+    model.write_text('{"outputs": [{"name": "x", "type": "joint_coordinate"}, '
+                     '{"name": "force", "type": "spring_force"}]}', encoding="utf-8")
+    rng = np.random.default_rng(6)
+    a = table(rng)
+    a[0:5, 3] = [0.0, 1e6, 2.0, -3.0, 5.0]
+    write(tmp_path / "a.csv", a)
+    force = a.copy()
+    force[2, 3] += 5.0  # fails pointwise, passes against the instance's range
+    write(tmp_path / "force.csv", force)
+    mixed = ("--rtol", "1e-6", "--mode", "mixed", "--model", str(model))
+    assert compare(repo, tmp_path / "a.csv", tmp_path / "force.csv", *mixed).returncode == 0
+    state = a.copy()
+    state[2, 2] += 2e-5 * max(1.0, abs(a[2, 2]))  # a state-like signal is held pointwise
+    write(tmp_path / "state.csv", state)
+    assert compare(repo, tmp_path / "a.csv", tmp_path / "state.csv", *mixed).returncode == 1
+    assert compare(repo, tmp_path / "a.csv", tmp_path / "a.csv", "--rtol", "1e-6", "--mode", "mixed").returncode == 2
