@@ -7,6 +7,7 @@
 
 #include "backends/cuda_runner.hpp"
 #include "ensemble/device_slot.hpp"
+#include "gpu/gpu_runs.hpp"
 #include "support/backend_comparison.hpp"
 #include "support/run_model.hpp"
 
@@ -15,31 +16,15 @@ namespace {
 
 using namespace testing;
 
-// n instances with the model's first parameter spread linearly over [low, high] times its default (all alike for
-// a model without parameters).
-Ensemble spread_ensemble(const Model& model, const CompiledModel& compiled, int n, double low, double high) {
-  if (model.parameters.empty()) return build_ensemble(model, compiled, n, nullptr, {});
-  ParameterTable t;
-  t.source = "generated";
-  t.names = {model.parameters[0].name};
-  for (int i = 0; i < n; ++i) t.rows.push_back({model.parameters[0].value * (low + (high - low) * i / (n - 1))});
-  return build_ensemble(model, compiled, 0, &t, {});
-}
-
-// RN4 or ROS2-W at rtol 1e-6, atol 1e-8.
-RunSpec rosenbrock(Method method) {
-  RunSpec spec;
-  spec.method = method;
-  spec.control.rtol = 1e-6;
-  spec.control.atol = 1e-8;
-  return spec;
-}
+RunSpec rosenbrock(Method method) { return rosenbrock_spec(method); }
 
 // gpu against cpu: the same statuses, every value within `tolerance` relative to max(1, |cpu value|), and with
 // same_steps the same step counts.
 void expect_agrees(const EnsembleResult& cpu, const EnsembleResult& gpu, double tolerance, bool same_steps) {
   for (int i = 0; i < cpu.n_instances; ++i) {
     const size_t index = static_cast<size_t>(i);
+    // A run that fails on both backends would agree NaN for NaN: the runs compared must finish (gpu_runs.hpp).
+    ASSERT_EQ(cpu.status[index], InstanceStatus::ok) << "instance " << i;
     ASSERT_EQ(gpu.status[index], cpu.status[index]) << "instance " << i;
     if (same_steps) EXPECT_EQ(gpu.stats[index].steps, cpu.stats[index].steps) << "instance " << i;
     for (int k = 0; k < cpu.n_times; ++k)
@@ -154,13 +139,14 @@ TEST(CudaBackend, StepBudgetsWithCompactionGiveTheSameResultsBitForBit) {
     const Model model = load_model_file(model_path(file));
     const auto compiled = compile(model);
     // Parameters spread widely so that instances need different step counts and finish in different launches.
-    const Ensemble e = spread_ensemble(model, *compiled, 300, 0.5, 2.0);
-    const std::vector<double> times = output_grid(0.0, 0.5, 0.05);
-    RunSpec rn4, ros2w;
-    rn4.method = Method::rn4;
-    ros2w.method = Method::ros2w;
-    for (const RunSpec& spec : {rk4(1e-3), dopri5(1e-6, 1e-8), rn4, ros2w}) {
+    const Spread spread = gpu_spread(file);
+    const Ensemble e = spread_ensemble(model, *compiled, gpu_instances(*compiled), spread.low, spread.high);
+    for (const GpuRun& run : gpu_runs_every_method(file)) {
+      const RunSpec& spec = run.spec;
+      const std::vector<double>& times = run.times;
+      SCOPED_TRACE(static_cast<int>(spec.method));
       const EnsembleResult whole = run_ensemble_cuda(*compiled, e, spec, times);
+      for (int i = 0; i < e.n_instances; ++i) ASSERT_EQ(whole.status[static_cast<size_t>(i)], InstanceStatus::ok) << i;
       CudaRunOptions options;
       options.step_budget = 5;
       options.memory_budget_bytes = 1 << 20;  // several chunks too
@@ -192,10 +178,11 @@ TEST(CudaBackend, ThreadLocalAndGlobalScratchGiveTheSameResultsBitForBit) {
     SCOPED_TRACE(file);
     const Model model = load_model_file(model_path(file));
     const auto compiled = compile(model);
-    const Ensemble e = spread_ensemble(model, *compiled, 300, 0.5, 2.0);
-    const std::vector<double> times = output_grid(0.0, 0.5, 0.05);
-    for (const RunSpec& spec :
-         {rk4(1e-3), dopri5(1e-6, 1e-8), rosenbrock(Method::rn4), rosenbrock(Method::ros2w)}) {
+    const Spread spread = gpu_spread(file);
+    const Ensemble e = spread_ensemble(model, *compiled, 300, spread.low, spread.high);
+    for (const GpuRun& run : gpu_runs_every_method(file)) {
+      const RunSpec& spec = run.spec;
+      const std::vector<double>& times = run.times;
       SCOPED_TRACE(static_cast<int>(spec.method));
       CudaRunOptions global;
       global.scratch = CudaRunOptions::Scratch::global;
@@ -205,6 +192,7 @@ TEST(CudaBackend, ThreadLocalAndGlobalScratchGiveTheSameResultsBitForBit) {
       const EnsembleResult in_global = run_ensemble_cuda(*compiled, e, spec, times, global);
       for (int i = 0; i < e.n_instances; ++i) {
         const size_t index = static_cast<size_t>(i);
+        ASSERT_EQ(in_threads.status[index], InstanceStatus::ok) << i;
         ASSERT_EQ(in_threads.status[index], in_global.status[index]) << i;
         EXPECT_EQ(in_threads.stats[index].steps, in_global.stats[index].steps) << i;
         EXPECT_EQ(in_threads.stats[index].rejected, in_global.stats[index].rejected) << i;
@@ -265,9 +253,10 @@ TEST(CudaBackend, StagedStrategyMatchesCpuOnEveryMethod) {
     const Model model = load_model_file(model_path(file));
     const auto compiled = compile(model);
     // The spatial chain's RN4 Jacobians cost 0.1 s an instance on the CPU: fewer of them.
-    const Ensemble e = spread_ensemble(model, *compiled, compiled->nv > 6 ? 40 : 300, 0.8, 1.2);
-    const std::vector<double> times = output_grid(0.0, 0.5, 0.05);
-    for (const RunSpec& spec : {rosenbrock(Method::rn4), rosenbrock(Method::ros2w), rk4(1e-4), dopri5(1e-8, 1e-10)}) {
+    const Ensemble e = spread_ensemble(model, *compiled, gpu_instances(*compiled), 0.8, 1.2);
+    for (const GpuRun& run : gpu_runs_every_method(file)) {
+      const RunSpec& spec = run.spec;
+      const std::vector<double>& times = run.times;
       SCOPED_TRACE(static_cast<int>(spec.method));
       const EnsembleResult cpu = run_ensemble_cpu(*compiled, e, spec, times, 0);
       CudaRunOptions options;
@@ -293,9 +282,10 @@ TEST(CudaBackend, WarpAndSharedLuStrategiesMatchCpuOnRosenbrockMethods) {
     SCOPED_TRACE(file);
     const Model model = load_model_file(model_path(file));
     const auto compiled = compile(model);
-    const Ensemble e = spread_ensemble(model, *compiled, compiled->nv > 6 ? 40 : 300, 0.8, 1.2);
-    const std::vector<double> times = output_grid(0.0, 0.5, 0.05);
-    for (const RunSpec& spec : {rosenbrock(Method::rn4), rosenbrock(Method::ros2w)}) {
+    const Ensemble e = spread_ensemble(model, *compiled, gpu_instances(*compiled), 0.8, 1.2);
+    for (const GpuRun& run : gpu_runs(file, {Method::rn4, Method::ros2w})) {
+      const RunSpec& spec = run.spec;
+      const std::vector<double>& times = run.times;
       SCOPED_TRACE(static_cast<int>(spec.method));
       const EnsembleResult cpu = run_ensemble_cpu(*compiled, e, spec, times, 0);
       for (GpuStrategy strategy : {GpuStrategy::warp, GpuStrategy::shared_lu})

@@ -4,6 +4,7 @@
 // that the tool's start-up is paid four times, not once per run). Each run is also held to the cpu backend
 // (10 x tol, RK4 1e-10 with identical step counts), so a kernel that is clean for the sanitizer but computes
 // something else still fails.
+// The runs are the GPU tests' (tests/gpu/gpu_runs.hpp), cut to at most 0.05 s.
 // Usage: gpu_sanitizer_runs [--instances N] [--strategies fused,budget,warp,shared-lu,staged] [--source-dir DIR]
 // Exit status: 0 when every run agrees, 1 when one does not, 2 for bad arguments, 77 without a device.
 #include <algorithm>
@@ -16,10 +17,12 @@
 
 #include "backends/cuda_runner.hpp"
 #include "ensemble/cpu_runner.hpp"
+#include "gpu/gpu_runs.hpp"
 #include "model/compile.hpp"
 #include "model/model_loader.hpp"
 
 using namespace myriad;
+using myriad::testing::GpuRun;
 
 namespace {
 
@@ -37,33 +40,15 @@ std::vector<Strategy> all_strategies() {
   return {{"fused", fused}, {"budget", budget}, {"warp", warp}, {"shared-lu", shared}, {"staged", staged}};
 }
 
-RunSpec spec_for(Method method) {
-  RunSpec spec;
-  spec.method = method;
-  if (method == Method::rk4) spec.h = 1e-4;  // stable on the stiff pendulum (1e-3 is not: both backends fail)
-  spec.control.rtol = 1e-6;
-  spec.control.atol = 1e-8;
-  return spec;
-}
-
-const char* method_label(Method m) {
-  switch (m) {
-    case Method::rk4: return "rk4";
-    case Method::dopri5: return "dopri5";
-    case Method::rn4: return "rn4";
-    case Method::ros2w: return "ros2w";
-  }
-  return "?";
-}
-
 // Largest |gpu - cpu| / max(1, |cpu|) over every output; infinity when a status differs or a step count differs
 // where it must not.
 double difference(const EnsembleResult& cpu, const EnsembleResult& gpu, bool same_steps, std::string* why) {
   double worst = 0.0;
   for (int i = 0; i < cpu.n_instances; ++i) {
     const size_t index = static_cast<size_t>(i);
-    if (cpu.status[index] != gpu.status[index] || (same_steps && cpu.stats[index].steps != gpu.stats[index].steps)) {
-      *why = "instance " + std::to_string(i) + ": status or step count differs";
+    if (cpu.status[index] != InstanceStatus::ok || cpu.status[index] != gpu.status[index] ||
+        (same_steps && cpu.stats[index].steps != gpu.stats[index].steps)) {
+      *why = "instance " + std::to_string(i) + ": status not ok or differs, or step count differs";
       return INFINITY;
     }
     for (int k = 0; k < cpu.n_times; ++k)
@@ -106,23 +91,19 @@ int main(int argc, char** argv) {
   for (const Strategy& s : all_strategies())
     if (("," + wanted + ",").find("," + s.name + ",") != std::string::npos) strategies.push_back(s);
   int failures = 0, runs = 0;
-  for (const char* file : {"models/stiff_double_pendulum.json", "models/loops/four_bar.json"}) {
-    const Model model = load_model_file(source_dir + "/" + file);
+  for (const char* file : {"stiff_double_pendulum.json", "loops/four_bar.json"}) {
+    const Model model = load_model_file(source_dir + "/models/" + file);
     const auto compiled = compile(model);
-    // The first parameter spread over +-10%, so that the instances take different steps (divergent warps).
-    ParameterTable table;
-    if (!model.parameters.empty()) {
-      table.source = "generated";
-      table.names = {model.parameters[0].name};
-      for (int i = 0; i < instances; ++i)
-        table.rows.push_back({model.parameters[0].value * (0.9 + 0.2 * i / std::max(1, instances - 1))});
-    }
-    const Ensemble e = build_ensemble(model, *compiled, table.names.empty() ? instances : 0,
-                                      table.names.empty() ? nullptr : &table, {});
-    // A short horizon: under memcheck a kernel runs a hundred times slower.
-    const std::vector<double> times = output_grid(0.0, 0.05, 0.01);
-    for (Method method : {Method::rk4, Method::dopri5, Method::rn4, Method::ros2w}) {
-      const RunSpec spec = spec_for(method);
+    // The GPU tests' runs (tests/gpu/gpu_runs.hpp: stable steps, runs that finish) over their spread of the first
+    // parameter, so that the instances take different steps (divergent warps).
+    const testing::Spread spread = testing::gpu_spread(file);
+    const Ensemble e = testing::spread_ensemble(model, *compiled, instances, spread.low, spread.high);
+    for (const GpuRun& run : testing::gpu_runs_every_method(file)) {
+      const RunSpec& spec = run.spec;
+      const Method method = spec.method;
+      // At most 0.05 s: under memcheck a kernel runs a hundred times slower.
+      const double t_end = std::min(run.times.back(), 0.05);
+      const std::vector<double> times = output_grid(0.0, t_end, t_end / 5);
       const EnsembleResult cpu = run_ensemble_cpu(*compiled, e, spec, times, 1);
       for (const Strategy& s : strategies) {
         ++runs;
@@ -138,7 +119,7 @@ int main(int argc, char** argv) {
         const bool ok = d <= bound;
         failures += !ok;
         std::printf("%-5s %-28s %-7s %-10s N=%d max rel diff vs cpu %.2e (bound %.0e) %s\n", ok ? "ok" : "FAIL",
-                    model.name.c_str(), method_label(method), s.name.c_str(), instances, d, bound, why.c_str());
+                    model.name.c_str(), testing::method_label(method), s.name.c_str(), instances, d, bound, why.c_str());
         std::fflush(stdout);
       }
     }
