@@ -7,11 +7,12 @@
 // device, a closing section sets every cuda row against the all-thread cpu row of the same N (the stiff
 // pendulum's cpu rows reach N = 1e5 with --cpu-max-n 100000; one-thread rows stop at 1e4).
 // Usage: ensemble_throughput [--cpu-max-n N] [--reference-max-n N] [--gpu-max-n N] [--one-thread-max-n N]
-//                            [--variants-max-n N] [--models STEM,STEM] [--out FILE.md]
+//                            [--variants-max-n N] [--models STEM,STEM] [--min-n N] [--out FILE.md]
 // (defaults 1e4, 100, 1e6, 1e4, the GPU maximum, every model, bench/results/ensemble_throughput_cpu.md or _gpu.md
 // when a device is present). --variants-max-n bounds the cuda rows other than plain fused (global scratch, budget,
 // warp, shared LU, staged); --models keeps the cases of those model files (e.g. stiff_double_pendulum), so that a
-// device session can take the stiff pendulum's figure to N = 1e6 on every core within its minutes.
+// device session can take the stiff pendulum's figure to N = 1e6 on every core within its minutes; --min-n skips
+// the rows below N (a session that owes only the 1e6 row).
 #include <algorithm>
 #include <chrono>
 #include <iomanip>
@@ -102,7 +103,7 @@ int main(int argc, char** argv) {
   long long cpu_max_n = 10000, reference_max_n = 100, gpu_max_n = 1000000, variants_max_n = -1;
   // Largest N with a one-thread cpu row (the 2-core speed-up is judged at 1e4; a one-thread run of 1e5 stiff
   // pendulums takes minutes).
-  long long one_thread_max_n = 10000;
+  long long one_thread_max_n = 10000, min_n = 1;
   std::string out_path, models;
   std::ostringstream command;
   command << "build/bench/ensemble_throughput";
@@ -110,7 +111,7 @@ int main(int argc, char** argv) {
     const std::string arg = argv[a];
     if (a + 1 >= argc) {
       std::cerr << "usage: ensemble_throughput [--cpu-max-n N] [--reference-max-n N] [--gpu-max-n N] "
-                   "[--one-thread-max-n N] [--variants-max-n N] [--models STEM,STEM] [--out F]\n";
+                   "[--one-thread-max-n N] [--variants-max-n N] [--models STEM,STEM] [--min-n N] [--out F]\n";
       return 2;
     }
     const std::string value = argv[++a];
@@ -121,6 +122,7 @@ int main(int argc, char** argv) {
     else if (arg == "--one-thread-max-n") one_thread_max_n = std::atoll(value.c_str());
     else if (arg == "--variants-max-n") variants_max_n = std::atoll(value.c_str());
     else if (arg == "--models") models = value;
+    else if (arg == "--min-n") min_n = std::atoll(value.c_str());
     else if (arg == "--out") out_path = value;
     else {
       std::cerr << "ensemble_throughput: unknown option " << arg << "\n";
@@ -163,6 +165,7 @@ int main(int argc, char** argv) {
     const std::vector<double> times = output_grid(0.0, c.t_end, 0.01);
     const double lu_time = (c.method == Method::rn4 || c.method == Method::ros2w) ? lu_seconds(ndof) : 0.0;
     for (long long n = 1; n <= std::max(gpu ? gpu_max_n : 0LL, std::min(cpu_max_n, c.cpu_max_n)); n *= (n == 1 ? 100 : 10)) {
+      if (n < min_n) continue;
       ParameterTable table;
       if (!c.parameter.empty()) {
         double base = 0;
