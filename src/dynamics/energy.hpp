@@ -60,7 +60,10 @@ MYRIAD_HD S potential_energy(const CompiledModel& model, const K& k, double t, c
     const int c = f.constants;
     if (f.type == 0) {
       const S stretch = tsda_state(model, k, w, f, t).length - S(k[c + kTsdaFreeLength]);
-      energy += S(0.5) * S(k[c + kTsdaStiffness]) * stretch * stretch;
+      // A one-sided spring stores energy only on its side (the cut of its damping stores none).
+      const bool stores = f.acts == 0 || (f.acts == 1 && value_of(stretch) < 0.0) ||
+                          (f.acts == 2 && value_of(stretch) > 0.0);
+      if (stores) energy += S(0.5) * S(k[c + kTsdaStiffness]) * stretch * stretch;
     } else if (f.type == 1) {
       const S deflection = q[model.joints[f.joint].q_index] - S(k[c + kRsdaZeroAngle]);
       energy += S(0.5) * S(k[c + kRsdaStiffness]) * deflection * deflection;

@@ -108,7 +108,8 @@ void lay_out(const Model& model, CompiledModel* compiled, std::vector<double>& k
 
   for (size_t i = 0; i < model.forces.size(); ++i) {
     const ForceElement& f = model.forces[i];
-    CompiledForce c{static_cast<int>(f.type), -1, -1, f.joint, f.index, as_int(k.size()), -1, -1, -1};
+    CompiledForce c{static_cast<int>(f.type), -1, -1, f.joint, f.index, as_int(k.size()), -1, -1, -1,
+                    static_cast<int>(f.acts)};
     switch (f.type) {
       case ForceType::tsda:
         c.body1 = tree(f.end1.body);

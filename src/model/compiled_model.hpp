@@ -142,6 +142,7 @@ struct CompiledForce {
   int constants;
   int actuator;    // time function index or -1
   int motion1, motion2;  // time function indices for moving ground ends, or -1
+  int acts;              // tsda: TsdaActs as int (0 both, 1 compression only, 2 tension only)
 };
 
 struct CompiledOutput {

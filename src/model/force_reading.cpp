@@ -78,7 +78,7 @@ ForceElement read_force(const JsonNode& node, int index, ReadContext& context) {
   switch (force.type) {
     case ForceType::tsda:
       node.allow_keys({"name", "type", "body1", "point1", "body2", "point2", "stiffness", "damping",
-                       "free_length", "actuator", "motion1", "motion2"},
+                       "free_length", "actuator", "motion1", "motion2", "acts"},
                       "a tsda");
       break;
     case ForceType::rsda:
@@ -95,6 +95,8 @@ ForceElement read_force(const JsonNode& node, int index, ReadContext& context) {
   if (force.type == ForceType::tsda) {
     force.end1 = read_end(node, "1", context);
     force.end2 = read_end(node, "2", context);
+    if (node.has("acts"))
+      force.acts = static_cast<TsdaActs>(read_choice(node.at("acts"), {"both", "compression", "tension"}, "acts"));
   } else {
     force.joint = read_joint_reference(node, context);
   }

@@ -108,6 +108,8 @@ struct BodyPoint {
 
 enum class ForceType { tsda, rsda, joint_actuator };
 
+enum class TsdaActs { both, compression, tension };
+
 struct ForceElement {
   std::string name;
   ForceType type = ForceType::tsda;
@@ -116,6 +118,9 @@ struct ForceElement {
   Number stiffness{}, damping{}, free_length{};
   bool has_actuator = false;
   TimeFunction actuator{};
+  // tsda: which sign of f it can have. compression: f <= 0 (a tire on the road, a bump stop: the total force,
+  // damping included, is cut at zero, so it never pulls; it lifts off); tension: f >= 0 (a rope, a rebound strap).
+  TsdaActs acts = TsdaActs::both;
   // rsda (on a revolute joint): torque = -(k (q - zero_angle_effective) + c q') + actuator(t);
   // joint_actuator: generalized force actuator(t) on joint coordinate `index`.
   int joint = -1;

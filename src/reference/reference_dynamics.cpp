@@ -1,5 +1,6 @@
 #include "reference/reference_dynamics.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -69,6 +70,10 @@ TsdaState tsda_state_of(const Model& model, const TreeState& s, int force, doubl
   out.length_rate = e.dot(v_W2 - v_W1);
   out.tension = f.stiffness.value * (out.length - f.free_length.value) + f.damping.value * out.length_rate;
   if (f.has_actuator) out.tension += evaluate_time_function(f.actuator, t).value;
+  // One-sided: only while compressed and pushing (a tire on the road), or stretched and pulling (a taut rope).
+  const double stretch = out.length - f.free_length.value;
+  if (f.acts == TsdaActs::compression && !(stretch < 0.0 && out.tension <= 0.0)) out.tension = 0.0;
+  if (f.acts == TsdaActs::tension && !(stretch > 0.0 && out.tension >= 0.0)) out.tension = 0.0;
   return out;
 }
 
@@ -207,7 +212,10 @@ double potential_energy(const Model& model, double t, const VectorXd& q) {
     const ForceElement& f = model.forces[k];
     if (f.type == ForceType::tsda) {
       const double stretch = tsda_state_of(model, s, k, t).length - f.free_length.value;
-      energy += 0.5 * f.stiffness.value * stretch * stretch;
+      const double stored = f.acts == TsdaActs::compression ? std::min(stretch, 0.0)
+                            : f.acts == TsdaActs::tension   ? std::max(stretch, 0.0)
+                                                            : stretch;
+      energy += 0.5 * f.stiffness.value * stored * stored;
     } else if (f.type == ForceType::rsda) {
       const int j = rsda_joint(model, f);
       const double deflection = q[layout.q_index[j]] - rsda_zero_angle(model, k);
