@@ -63,7 +63,14 @@ MYRIAD_HD S potential_energy(const CompiledModel& model, const K& k, double t, c
       // A one-sided spring stores energy only on its side (the cut of its damping stores none).
       const bool stores = f.acts == 0 || (f.acts == 1 && value_of(stretch) < 0.0) ||
                           (f.acts == 2 && value_of(stretch) > 0.0);
-      if (stores) energy += S(0.5) * S(k[c + kTsdaStiffness]) * stretch * stretch;
+      if (stores && f.spring_points > 0) {  // the table's integral, whose derivative is the table's force
+        const ConstantsView<K> table{k, f.spring_table};
+        const double x = value_of(stretch);
+        energy += S(table_integral(table, f.spring_points, x)) +
+                  table_force(table, f.spring_points, S(x)) * (stretch - x);
+      } else if (stores) {
+        energy += S(0.5) * S(k[c + kTsdaStiffness]) * stretch * stretch;
+      }
     } else if (f.type == 1) {
       const S deflection = q[model.joints[f.joint].q_index] - S(k[c + kRsdaZeroAngle]);
       energy += S(0.5) * S(k[c + kRsdaStiffness]) * deflection * deflection;

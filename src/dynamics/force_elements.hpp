@@ -1,6 +1,7 @@
 #pragma once
 // Force elements (docs/model-format.md, "Force elements") turned into body spatial forces and joint forces,
 // after tree_kinematics has run. O(number of force elements).
+#include "dynamics/force_table.hpp"
 #include "dynamics/tree_kinematics.hpp"
 #include "model/time_function.hpp"
 
@@ -75,15 +76,19 @@ MYRIAD_HD TsdaState<S> tsda_state(const CompiledModel& model, const K& k, const 
   s.length = norm(d);
   s.e_W = (S(1) / s.length) * d;
   s.rate = dot(s.e_W, v2 - v1);
-  s.tension = S(k[c + kTsdaStiffness]) * (s.length - S(k[c + kTsdaFreeLength])) +
-              S(k[c + kTsdaDamping]) * s.rate + actuator_input<S>(model, k, f.actuator, t);
+  const S stretch = s.length - S(k[c + kTsdaFreeLength]);
+  const S spring = f.spring_points > 0 ? table_force(ConstantsView<K>{k, f.spring_table}, f.spring_points, stretch)
+                                       : S(k[c + kTsdaStiffness]) * stretch;
+  const S damper = f.damper_points > 0 ? table_force(ConstantsView<K>{k, f.damper_table}, f.damper_points, s.rate)
+                                       : S(k[c + kTsdaDamping]) * s.rate;
+  s.tension = spring + damper + actuator_input<S>(model, k, f.actuator, t);
   // A one-sided element (ForceElement::acts) acts only on its side of the free length (a tire in contact, a
   // rope taut) and then never with the other sign (a tire's damper does not pull it back to the road). The cut
   // is on values, so a Dual tension keeps its derivatives where the element acts and has none where it does not:
   // the Jacobians stay exact on either side of the kink.
   if (f.acts != 0) {
-    const double stretch = value_of(s.length) - k[c + kTsdaFreeLength], tension = value_of(s.tension);
-    const bool acting = f.acts == 1 ? stretch < 0.0 && tension <= 0.0 : stretch > 0.0 && tension >= 0.0;
+    const double x = value_of(stretch), tension = value_of(s.tension);
+    const bool acting = f.acts == 1 ? x < 0.0 && tension <= 0.0 : x > 0.0 && tension >= 0.0;
     if (!acting) s.tension = S(0);
   }
   return s;

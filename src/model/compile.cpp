@@ -109,7 +109,7 @@ void lay_out(const Model& model, CompiledModel* compiled, std::vector<double>& k
   for (size_t i = 0; i < model.forces.size(); ++i) {
     const ForceElement& f = model.forces[i];
     CompiledForce c{static_cast<int>(f.type), -1, -1, f.joint, f.index, as_int(k.size()), -1, -1, -1,
-                    static_cast<int>(f.acts)};
+                    static_cast<int>(f.acts), 0, 0, 0, 0};
     switch (f.type) {
       case ForceType::tsda:
         c.body1 = tree(f.end1.body);
@@ -121,6 +121,12 @@ void lay_out(const Model& model, CompiledModel* compiled, std::vector<double>& k
         append(k, unit_vector3(f.end2.motion_direction));
         if (f.end1.moves) c.motion1 = add_time_function(f.end1.motion, force_pointer(as_int(i)) + "/motion1");
         if (f.end2.moves) c.motion2 = add_time_function(f.end2.motion, force_pointer(as_int(i)) + "/motion2");
+        c.spring_table = as_int(k.size());
+        c.spring_points = as_int(f.spring_table.size());
+        for (const auto& point : f.spring_table) k.insert(k.end(), {point[0].value, point[1].value});
+        c.damper_table = as_int(k.size());
+        c.damper_points = as_int(f.damper_table.size());
+        for (const auto& point : f.damper_table) k.insert(k.end(), {point[0].value, point[1].value});
         break;
       case ForceType::rsda: {
         const Joint& joint = model.joints[static_cast<size_t>(f.joint)];

@@ -143,6 +143,9 @@ struct CompiledForce {
   int actuator;    // time function index or -1
   int motion1, motion2;  // time function indices for moving ground ends, or -1
   int acts;              // tsda: TsdaActs as int (0 both, 1 compression only, 2 tension only)
+  // tsda: offsets in the constants of the spring's and the damper's (x, f) tables and their point counts; 0
+  // points: the linear stiffness or damping constant.
+  int spring_table, spring_points, damper_table, damper_points;
 };
 
 struct CompiledOutput {

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <string>
+#include <tuple>
 
 namespace myriad {
 
@@ -45,6 +46,19 @@ Number* coefficient(TimeFunction& f, const std::string& key) {
   return nullptr;
 }
 
+// At least two [x, y] pairs (a time function's points, a force table).
+std::vector<std::array<Number, 2>> read_point_table(const JsonNode& points, const std::string& what,
+                                                    const ReadContext& context) {
+  const std::vector<JsonNode> rows = points.elements();
+  if (rows.size() < 2) points.fail("a table needs at least 2 points, got " + std::to_string(rows.size()));
+  std::vector<std::array<Number, 2>> table;
+  for (const JsonNode& row : rows) {
+    const std::vector<Number> pair = read_numbers(row, 2, what, context);
+    table.push_back({pair[0], pair[1]});
+  }
+  return table;
+}
+
 // An end of a tsda: body, point and, for an end on ground only, its motion.
 BodyPoint read_end(const JsonNode& node, const std::string& suffix, const ReadContext& context) {
   BodyPoint end;
@@ -78,7 +92,7 @@ ForceElement read_force(const JsonNode& node, int index, ReadContext& context) {
   switch (force.type) {
     case ForceType::tsda:
       node.allow_keys({"name", "type", "body1", "point1", "body2", "point2", "stiffness", "damping",
-                       "free_length", "actuator", "motion1", "motion2", "acts"},
+                       "free_length", "actuator", "motion1", "motion2", "acts", "spring_table", "damper_table"},
                       "a tsda");
       break;
     case ForceType::rsda:
@@ -97,6 +111,15 @@ ForceElement read_force(const JsonNode& node, int index, ReadContext& context) {
     force.end2 = read_end(node, "2", context);
     if (node.has("acts"))
       force.acts = static_cast<TsdaActs>(read_choice(node.at("acts"), {"both", "compression", "tension"}, "acts"));
+    for (const auto& [table_key, linear_key, what] :
+         {std::make_tuple("spring_table", "stiffness", "numbers [l - l0, force]"),
+          std::make_tuple("damper_table", "damping", "numbers [dl/dt, force]")}) {
+      if (!node.has(table_key)) continue;
+      if (node.has(linear_key))
+        node.at(table_key).fail(std::string("give ") + linear_key + " or " + table_key + ", not both");
+      (std::string(table_key) == "spring_table" ? force.spring_table : force.damper_table) =
+          read_point_table(node.at(table_key), what, context);
+    }
   } else {
     force.joint = read_joint_reference(node, context);
   }
@@ -165,13 +188,7 @@ TimeFunction read_time_function(const JsonNode& node, const ReadContext& context
     return f;
   }
   if (f.kind == TimeFunction::Kind::table) {
-    const JsonNode points = node.at("points");
-    const std::vector<JsonNode> rows = points.elements();
-    if (rows.size() < 2) points.fail("a table needs at least 2 points, got " + std::to_string(rows.size()));
-    for (const JsonNode& row : rows) {
-      const std::vector<Number> pair = read_numbers(row, 2, "numbers [t, value]", context);
-      f.table.push_back({pair[0], pair[1]});
-    }
+    f.table = read_point_table(node.at("points"), "numbers [t, value]", context);
     return f;
   }
   for (const std::string& key : keys.required) *coefficient(f, key) = read_number(node.at(key), context);

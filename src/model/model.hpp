@@ -118,6 +118,10 @@ struct ForceElement {
   Number stiffness{}, damping{}, free_length{};
   bool has_actuator = false;
   TimeFunction actuator{};
+  // tsda: the spring's and the damper's force as piecewise-linear tables instead of stiffness and damping:
+  // (l - l0, f) and (dl/dt, f) points with strictly increasing first entries, linear beyond the ends with the
+  // end segments' slopes (progressive springs; dampers with their own bump and rebound branches). Empty: linear.
+  std::vector<std::array<Number, 2>> spring_table, damper_table;
   // tsda: which sign of f it can have. compression: f <= 0 (a tire on the road, a bump stop: the total force,
   // damping included, is cut at zero, so it never pulls; it lifts off); tension: f >= 0 (a rope, a rebound strap).
   TsdaActs acts = TsdaActs::both;

@@ -51,6 +51,9 @@ void for_each_number(Model& model, F&& visit) {
     visit(f.damping);
     visit(f.free_length);
     visit(f.zero_angle);
+    for (auto* table : {&f.spring_table, &f.damper_table})
+      for (auto& point : *table)
+        for (auto& n : point) visit(n);
     for_each_number(f.actuator, visit);
   }
   for (Output& o : model.outputs)

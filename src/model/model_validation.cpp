@@ -4,6 +4,7 @@
 #include <cmath>
 #include <initializer_list>
 #include <stdexcept>
+#include <tuple>
 
 #include "model/json_reader.hpp"
 #include "model/model_geometry.hpp"
@@ -77,6 +78,20 @@ class Reporter {
   std::string label_;
 };
 
+// At least 2 points, the first entries strictly increasing (`what`, `symbol`: how the messages name them).
+void check_point_table(const Reporter& report, const std::vector<std::array<Number, 2>>& table,
+                       const std::string& pointer, const std::string& what, const std::string& symbol) {
+  if (table.size() < 2)
+    report.fail(pointer, "a table needs at least 2 points, got " + std::to_string(table.size()), {});
+  for (size_t i = 1; i < table.size(); ++i)
+    if (!(table[i][0].value > table[i - 1][0].value))
+      report.fail(pointer + "/" + std::to_string(i) + "/0",
+                  "table " + what + " must be strictly increasing (" + symbol + " = " +
+                      number_text(table[i][0].value) + " follows " + symbol + " = " +
+                      number_text(table[i - 1][0].value) + ")",
+                  {&table[i - 1][0], &table[i][0]});
+}
+
 Numbers time_function_numbers(const TimeFunction& f) {
   Numbers result = {&f.t0,        &f.t1,        &f.value, &f.before, &f.after, &f.slope,    &f.offset,
                     &f.amplitude, &f.frequency, &f.phase, &f.from,   &f.to,    &f.duration, &f.height};
@@ -101,15 +116,7 @@ void check_time_function(const Reporter& report, const TimeFunction& f, const st
                     {&f.duration});
       break;
     case TimeFunction::Kind::table:
-      if (f.table.size() < 2)
-        report.fail(pointer + "/points",
-                    "a table needs at least 2 points, got " + std::to_string(f.table.size()), {});
-      for (size_t i = 1; i < f.table.size(); ++i)
-        if (!(f.table[i][0].value > f.table[i - 1][0].value))
-          report.fail(pointer + "/points/" + std::to_string(i) + "/0",
-                      "table times must be strictly increasing (t = " + number_text(f.table[i][0].value) +
-                          " follows t = " + number_text(f.table[i - 1][0].value) + ")",
-                      {&f.table[i - 1][0], &f.table[i][0]});
+      check_point_table(report, f.table, pointer + "/points", "times", "t");
       break;
     default:
       break;
@@ -235,6 +242,15 @@ void check_force(const Reporter& report, const Model& model, const ForceElement&
     check_time_function(report, force.actuator,
                         pointer + (force.type == ForceType::joint_actuator ? "/function" : "/actuator"));
   if (force.type != ForceType::tsda) return;
+  for (const auto& [table, key, symbol] : {std::make_tuple(&force.spring_table, "/spring_table", "l - l0"),
+                                           std::make_tuple(&force.damper_table, "/damper_table", "dl/dt")}) {
+    if (table->empty()) continue;
+    Numbers entries;
+    for (const auto& point : *table)
+      for (const Number& n : point) entries.push_back(&n);
+    report.require_finite(pointer + key, entries);
+    check_point_table(report, *table, pointer + key, "entries " + std::string(symbol), symbol);
+  }
   check_end(report, force.end1, pointer, "1");
   check_end(report, force.end2, pointer, "2");
   const BodyPoint &a = force.end1, &b = force.end2;

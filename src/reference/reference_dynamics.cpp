@@ -57,6 +57,31 @@ void tsda_end(const TreeState& s, const BodyPoint& end, double t, Vector3d& p_W,
   v_W = b.v_WBcm_W + b.w_WB_W.cross(p_W - b.p_WBcm);
 }
 
+// A force table's f(x) (ForceElement::spring_table): the reference's own lookup, by binary search over the
+// points, continued linearly past the ends.
+double table_at(const std::vector<std::array<Number, 2>>& table, double x) {
+  const auto above = std::upper_bound(table.begin(), table.end(), x,
+                                      [](double value, const std::array<Number, 2>& p) { return value < p[0].value; });
+  const std::ptrdiff_t last = static_cast<std::ptrdiff_t>(table.size()) - 2;
+  const std::ptrdiff_t i = std::clamp<std::ptrdiff_t>((above - table.begin()) - 1, 0, last);
+  const auto& a = table[static_cast<size_t>(i)];
+  const auto& b = table[static_cast<size_t>(i + 1)];
+  return a[1].value + (b[1].value - a[1].value) * (x - a[0].value) / (b[0].value - a[0].value);
+}
+
+// Its integral from 0 to x: the trapezoid rule between 0, x and the points between them, exact for a
+// piecewise-linear f.
+double table_energy(const std::vector<std::array<Number, 2>>& table, double x) {
+  std::vector<double> knots = {0.0, x};
+  for (const auto& p : table)
+    if (p[0].value > std::min(0.0, x) && p[0].value < std::max(0.0, x)) knots.push_back(p[0].value);
+  std::sort(knots.begin(), knots.end());
+  double sum = 0.0;
+  for (size_t i = 1; i < knots.size(); ++i)
+    sum += 0.5 * (knots[i] - knots[i - 1]) * (table_at(table, knots[i - 1]) + table_at(table, knots[i]));
+  return x < 0.0 ? -sum : sum;
+}
+
 TsdaState tsda_state_of(const Model& model, const TreeState& s, int force, double t) {
   const ForceElement& f = force_of(model, force, ForceType::tsda, "a tsda");
   TsdaState out;
@@ -68,10 +93,11 @@ TsdaState tsda_state_of(const Model& model, const TreeState& s, int force, doubl
   if (!(out.length > 0.0)) refuse_zero_length_tsda(model, force);
   const Vector3d e = d / out.length;
   out.length_rate = e.dot(v_W2 - v_W1);
-  out.tension = f.stiffness.value * (out.length - f.free_length.value) + f.damping.value * out.length_rate;
+  const double stretch = out.length - f.free_length.value;
+  out.tension = (f.spring_table.empty() ? f.stiffness.value * stretch : table_at(f.spring_table, stretch)) +
+                (f.damper_table.empty() ? f.damping.value * out.length_rate : table_at(f.damper_table, out.length_rate));
   if (f.has_actuator) out.tension += evaluate_time_function(f.actuator, t).value;
   // One-sided: only while compressed and pushing (a tire on the road), or stretched and pulling (a taut rope).
-  const double stretch = out.length - f.free_length.value;
   if (f.acts == TsdaActs::compression && !(stretch < 0.0 && out.tension <= 0.0)) out.tension = 0.0;
   if (f.acts == TsdaActs::tension && !(stretch > 0.0 && out.tension >= 0.0)) out.tension = 0.0;
   return out;
@@ -215,7 +241,8 @@ double potential_energy(const Model& model, double t, const VectorXd& q) {
       const double stored = f.acts == TsdaActs::compression ? std::min(stretch, 0.0)
                             : f.acts == TsdaActs::tension   ? std::max(stretch, 0.0)
                                                             : stretch;
-      energy += 0.5 * f.stiffness.value * stored * stored;
+      energy += f.spring_table.empty() ? 0.5 * f.stiffness.value * stored * stored
+                                       : (stored == 0.0 ? 0.0 : table_energy(f.spring_table, stored));
     } else if (f.type == ForceType::rsda) {
       const int j = rsda_joint(model, f);
       const double deflection = q[layout.q_index[j]] - rsda_zero_angle(model, k);

@@ -13,12 +13,9 @@
 #include <string>
 #include <vector>
 
-#include "dynamics/articulated_body.hpp"
-#include "dynamics/tree_chart.hpp"
-#include "dynamics/tree_second_order.hpp"
-#include "reference/reference_dynamics.hpp"
 #include "support/model_fixture.hpp"
 #include "support/run_model.hpp"
+#include "support/slide_probe.hpp"
 
 namespace myriad {
 namespace {
@@ -104,10 +101,6 @@ TEST(OneSidedTsda, FastPathReferenceAndExactJacobiansSeeTheCutOnEitherSide) {
   for (const std::string acts : {"compression", "tension"}) {
     SCOPED_TRACE(acts);
     const Instance inst(load_model_text(wheel_model(acts, 500.0), "dropped_wheel.json"));
-    std::vector<unsigned char> buffer(tree_second_order_bytes(*inst.compiled));
-    std::vector<double> base_q(1);
-    TreeSecondOrder<const double*> system = make_tree_second_order(*inst.compiled, inst.k(), base_q.data(), buffer.data());
-    Instance scratch(inst.model);
     // Compressed and closing (the tire pushes), compressed but opening fast (the damper would pull), and
     // stretched beyond the free length (a two-sided spring would pull).
     for (const Probe p : {Probe{0.25, -1.0}, Probe{0.25, 30.0}, Probe{0.4, 0.0}}) {
@@ -115,20 +108,14 @@ TEST(OneSidedTsda, FastPathReferenceAndExactJacobiansSeeTheCutOnEitherSide) {
       const bool acting =
           acts == "compression" ? p.z < kContactHeight && full <= 0.0 : p.z > kContactHeight && full >= 0.0;
       const double expected = -kGravity - (acting ? full : 0.0) / kMass;
-      double q[4] = {p.z}, v[4] = {p.v}, qdd[4] = {0.0};  // room beyond nq = nv = 1: chart_from_q copies rotations
-      ASSERT_TRUE(forward_dynamics(*inst.compiled, inst.k(), 0.0, q, v, scratch.w, qdd));
-      EXPECT_NEAR(qdd[0], expected, 1e-12 * std::abs(expected)) << "z " << p.z << " v " << p.v;
-      Eigen::VectorXd q_ref(1), v_ref(1);
-      q_ref << p.z;
-      v_ref << p.v;
-      EXPECT_NEAR(reference::forward_dynamics(inst.model, 0.0, q_ref, v_ref)[0], expected, 1e-12 * std::abs(expected));
+      const SlideProbe r = probe_slide(inst, p.z, p.v);
+      ASSERT_TRUE(r.ok);
+      EXPECT_NEAR(r.fast, expected, 1e-12 * std::abs(expected)) << "z " << p.z << " v " << p.v;
+      EXPECT_NEAR(r.reference, expected, 1e-12 * std::abs(expected));
+      EXPECT_NEAR(r.f, expected, 1e-12 * std::abs(expected));
       // The exact Jacobians: -k/m and -c/m where the tire acts, zero where it is cut.
-      double x[4] = {0.0}, w[4] = {p.v}, f[4], J1[4], J2[4], f_t[4];
-      chart_from_q(*inst.compiled, q, base_q.data(), x);
-      ASSERT_TRUE(system.jacobians(0.0, x, w, f, J1, J2, f_t));
-      EXPECT_NEAR(f[0], expected, 1e-12 * std::abs(expected));
-      EXPECT_NEAR(J1[0], acting ? -kStiffness / kMass : 0.0, 1e-9);
-      EXPECT_NEAR(J2[0], acting ? -500.0 / kMass : 0.0, 1e-12);
+      EXPECT_NEAR(r.J1, acting ? -kStiffness / kMass : 0.0, 1e-9);
+      EXPECT_NEAR(r.J2, acting ? -500.0 / kMass : 0.0, 1e-12);
     }
   }
 }
