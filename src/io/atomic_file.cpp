@@ -33,13 +33,19 @@ void check_replaceable(const std::string& path) {
 
 // A new file beside `path` that did not exist before: O_EXCL, so a file or symlink planted under the same name
 // is never opened, and the name carries the process and a counter so concurrent writers do not collide.
-int create_temporary(const std::string& path, std::string& temporary) {
+// The name is registered for the signal handler BEFORE the file exists: registered after open(), a SIGTERM
+// landing between the two left an orphaned temporary (seen in CI). Unlinking a name that does not exist yet is
+// harmless, and a file that exists already under our pid's name can only be a dead namesake's leftover.
+int create_temporary(const std::string& path, std::string& temporary, int& slot) {
   static std::atomic<unsigned> counter{0};
   for (int attempt = 0; attempt < 100; ++attempt) {
     temporary = path + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(counter++);
+    slot = register_temporary_file(temporary);
     const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
     if (fd >= 0) return fd;
-    if (errno != EEXIST) fail(path, "cannot write", errno);
+    const int error = errno;
+    forget_temporary_file(slot);
+    if (error != EEXIST) fail(path, "cannot write", error);
   }
   fail(path, "cannot create a temporary file beside it", EEXIST);
 }
@@ -62,8 +68,8 @@ std::string special_file_kind(unsigned mode) {
 void write_file_atomically(const std::string& path, const std::function<void(std::ostream&)>& write) {
   check_replaceable(path);
   std::string temporary;
-  const int fd = create_temporary(path, temporary);
-  const int slot = register_temporary_file(temporary);
+  int slot = -1;
+  const int fd = create_temporary(path, temporary, slot);
   bool closed = false;
   try {
     {
