@@ -180,9 +180,9 @@ struct Simulator::Impl {
                                       mi->parameter_names[static_cast<std::size_t>(j)] + "' is not finite");
     Ensemble e;
     if (n_params > 0) {
-      e = build_ensemble(mi->model, *compiled, 0, &table, {});
+      e = build_ensemble(mi->model, *compiled, 0, &table, {}, &which);
     } else {
-      e = build_ensemble(mi->model, *compiled, static_cast<int>(which.size()), nullptr, {});
+      e = build_ensemble(mi->model, *compiled, static_cast<int>(which.size()), nullptr, {}, &which);
     }
     if (initial) initial->assign(which.size() * static_cast<std::size_t>(nq + nv), 0.0);
     for (std::size_t r = 0; r < which.size(); ++r) {

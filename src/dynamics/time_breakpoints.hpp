@@ -1,6 +1,6 @@
 #pragma once
 // Times where a model's inputs are not smooth: jumps of steps, kinks of ramps, ends of smooth steps and bumps,
-// table points. An adaptive integrator that steps across one either wastes rejected steps on it or, when the
+// table points, the ends of a road's fade-in. An adaptive integrator that steps across one either wastes rejected steps on it or, when the
 // input is zero on both sides of a short bump, steps over it unseen; integrating piecewise between breakpoints
 // avoids both (the integrator restarts there, as after any discontinuity). O(time functions) per query.
 #include "core/hd.hpp"
@@ -33,6 +33,15 @@ MYRIAD_HD double next_time_breakpoint(const CompiledModel& model, const K& k, do
       case kTfTable:
         for (int p = 0; p < f.points; ++p) consider(k[c + 2 * p]);
         break;
+      case kTfIso8608Road: {
+        // The fade-in's ends, where x = speed t + distance crosses 0 and fade_in (its second derivative jumps).
+        const double speed = k[c + kRoadSpeed], fade = k[c + kRoadFadeIn];
+        if (fade > 0.0 && speed > 0.0) {
+          consider(-k[c + kRoadDistance] / speed);
+          consider((fade - k[c + kRoadDistance]) / speed);
+        }
+        break;
+      }
       default: break;
     }
   }

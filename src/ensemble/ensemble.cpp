@@ -30,7 +30,8 @@ void Ensemble::gather_initial_state(int i, double* q, double* v) const {
 }
 
 Ensemble build_ensemble(const Model& model, const CompiledModel& compiled, int n_instances,
-                        const ParameterTable* table, const std::vector<std::pair<std::string, double>>& overrides) {
+                        const ParameterTable* table, const std::vector<std::pair<std::string, double>>& overrides,
+                        const std::vector<long long>* instance_ids) {
   if (table) {
     const int rows = static_cast<int>(table->rows.size());
     if (n_instances != 0 && n_instances != rows)
@@ -63,6 +64,14 @@ Ensemble build_ensemble(const Model& model, const CompiledModel& compiled, int n
 
   std::vector<double> constants(static_cast<size_t>(e.n_constants)), q(static_cast<size_t>(e.nq)),
       v(static_cast<size_t>(e.nv));
+  if (instance_ids) {
+    if (instance_ids->size() != n)
+      throw std::invalid_argument("build_ensemble: " + std::to_string(instance_ids->size()) + " instance ids for " +
+                                  std::to_string(n_instances) + " instances");
+    e.instance_ids = *instance_ids;
+  }
+  // A model with a random road packs every instance: its phases differ even where the parameters do not.
+  const bool keyed = has_instance_keyed_functions(model);
   std::vector<double> previous;
   for (int i = 0; i < n_instances; ++i) {
     std::vector<double> values = base;
@@ -70,8 +79,9 @@ Ensemble build_ensemble(const Model& model, const CompiledModel& compiled, int n
       for (size_t c = 0; c < columns.size(); ++c)
         values[static_cast<size_t>(columns[c])] = table->rows[static_cast<size_t>(i)][c];
     // Instances with the same parameter values share the (costly) resolution; the common case is all-equal rows.
-    if (i == 0 || values != previous) {
-      const Model literal = apply_parameters(model, values);
+    if (i == 0 || values != previous || keyed) {
+      Model literal = apply_parameters(model, values);
+      key_instance(literal, e.instance_id(i));
       validate_instance_values(model, values, "instance " + std::to_string(i));
       pack_constants(compiled, literal, constants.data());
       initial_state(literal, q.data(), v.data());

@@ -4,6 +4,9 @@
 #include <string>
 #include <tuple>
 
+#include "model/model_limits.hpp"
+#include "model/road_packing.hpp"
+
 namespace myriad {
 
 namespace {
@@ -24,6 +27,10 @@ const std::vector<TimeFunctionKeys>& time_function_keys() {
       {"half_sine_bump", {"t0", "duration", "height"}, {}},
       {"table", {"points"}, {}},
       {"input", {"input"}, {"gain"}},
+      {"iso8608_road",
+       {"speed"},
+       {"class", "class_value", "gd_n0", "distance", "n_min", "n_max", "harmonics", "seed", "track", "coherence",
+        "fade_in"}},
   };
   return kinds;
 }
@@ -157,6 +164,44 @@ ForceElement read_force(const JsonNode& node, int index, ReadContext& context) {
   return force;
 }
 
+// An ISO 8608 road (docs/model-format.md, "Roads"): the roughness as a class or as G_d(n0), the rest numbers with
+// the standard's band 0.011-2.83 cycles/m and 64 harmonics by default.
+void read_road(const JsonNode& node, TimeFunction& f, const ReadContext& context) {
+  const bool has_class = node.has("class"), has_value = node.has("gd_n0");
+  if (has_class == has_value)
+    node.fail(has_class ? "give class or gd_n0, not both" : "an iso8608_road needs class (A-H) or gd_n0 (m^3)");
+  if (has_class) {
+    const JsonNode class_node = node.at("class");
+    const int letter = read_choice(class_node, {"A", "B", "C", "D", "E", "F", "G", "H"}, "ISO 8608 road class");
+    int bound = 0;
+    if (node.has("class_value")) bound = read_choice(node.at("class_value"), {"lower", "mean", "upper"}, "class_value") - 1;
+    const double value = iso8608_class_value(static_cast<char>('A' + letter), bound);
+    if (!std::isfinite(value))
+      node.at("class_value").fail(std::string("ISO 8608 gives class ") + static_cast<char>('A' + letter) + " no " +
+                                  (bound < 0 ? "lower" : "upper") + " bound");
+    f.gd_n0 = {value, -1};
+  } else {
+    if (node.has("class_value")) node.at("class_value").fail("class_value goes with class, not with gd_n0");
+    f.gd_n0 = read_number(node.at("gd_n0"), context);
+  }
+  f.speed = read_number(node.at("speed"), context);
+  f.distance = read_optional_number(node, "distance", 0.0, context);
+  f.n_min = read_optional_number(node, "n_min", 0.011, context);
+  f.n_max = read_optional_number(node, "n_max", 2.83, context);
+  f.seed = read_optional_number(node, "seed", 0.0, context);
+  f.coherence = read_optional_number(node, "coherence", 0.0, context);
+  f.fade_in = read_optional_number(node, "fade_in", 0.0, context);
+  f.harmonics = 64;
+  if (node.has("harmonics")) {
+    const JsonNode harmonics = node.at("harmonics");
+    f.harmonics = harmonics.as_index();
+    if (f.harmonics < 1 || f.harmonics > kMaxRoadHarmonics)
+      harmonics.fail("harmonics must be from 1 to " + std::to_string(kMaxRoadHarmonics) + ", got " +
+                     std::to_string(f.harmonics));
+  }
+  if (node.has("track")) f.track = read_choice(node.at("track"), {"left", "right"}, "track");
+}
+
 }  // namespace
 
 TimeFunction read_time_function(const JsonNode& node, const ReadContext& context, bool allow_input) {
@@ -189,6 +234,10 @@ TimeFunction read_time_function(const JsonNode& node, const ReadContext& context
   }
   if (f.kind == TimeFunction::Kind::table) {
     f.table = read_point_table(node.at("points"), "numbers [t, value]", context);
+    return f;
+  }
+  if (f.kind == TimeFunction::Kind::iso8608_road) {
+    read_road(node, f, context);
     return f;
   }
   for (const std::string& key : keys.required) *coefficient(f, key) = read_number(node.at(key), context);

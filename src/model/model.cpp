@@ -63,6 +63,20 @@ Model apply_parameters(const Model& model, const std::vector<double>& values) {
   return resolved;
 }
 
+void key_instance(Model& literal, long long instance) {
+  for_each_time_function(literal, [&](TimeFunction& f) {
+    if (f.kind == TimeFunction::Kind::iso8608_road) f.instance = instance;
+  });
+}
+
+bool has_instance_keyed_functions(const Model& model) {
+  bool keyed = false;
+  for_each_time_function(model, [&](const TimeFunction& f) {
+    keyed = keyed || f.kind == TimeFunction::Kind::iso8608_road;
+  });
+  return keyed;
+}
+
 std::vector<double> default_parameter_values(const Model& model) {
   std::vector<double> values;
   values.reserve(model.parameters.size());

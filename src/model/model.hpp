@@ -68,7 +68,7 @@ struct Joint {
 
 // A function of time: value, first and second derivatives are all defined (see docs/model-format.md).
 struct TimeFunction {
-  enum class Kind { constant, step, ramp, sine, smooth_step, half_sine_bump, table, input };
+  enum class Kind { constant, step, ramp, sine, smooth_step, half_sine_bump, table, input, iso8608_road };
   Kind kind = Kind::constant;
   // Coefficients by kind (unused ones stay 0):
   //   constant: value
@@ -79,8 +79,15 @@ struct TimeFunction {
   //   half_sine_bump: t0, duration, height
   //   input: gain * u for the model input `input` (Model::inputs); `value` holds gain * the input's default, the
   //          value every batch run uses. Compiled as a constant whose one coefficient the stepping API rewrites.
+  //   iso8608_road: gd_n0 [m^3], speed [m/s], distance [m at t = 0], n_min, n_max [cycles/m], seed, coherence,
+  //          fade_in [m]; plain `harmonics`, `track` (0 left, 1 right) and `instance` (set per instance by
+  //          key_instance, so the phases are those of (seed, instance, track): dynamics/road_profile.hpp).
   Number t0{}, t1{}, value{}, before{}, after{}, slope{}, offset{}, amplitude{}, frequency{}, phase{}, from{}, to{},
       duration{}, height{};
+  Number gd_n0{}, speed{}, distance{}, n_min{}, n_max{}, seed{}, coherence{}, fade_in{};
+  int harmonics = 0;
+  int track = 0;
+  long long instance = 0;
   std::vector<std::array<Number, 2>> table;  // table: (t, value) points, strictly increasing t
   int input = -1;     // input: index into Model::inputs
   double gain = 1.0;  // input: the factor on u (a plain number)
@@ -253,6 +260,13 @@ const char* joint_type_name(JointType type);
 // Returns a copy of `model` with every parameter reference replaced by `values[parameter]` (values has one entry
 // per model parameter) and marked literal.
 Model apply_parameters(const Model& model, const std::vector<double>& values);
+
+// Keys every instance-keyed time function (iso8608_road) of a literal model to ensemble instance `instance`: its
+// random phases are then those of (seed, instance, track), whatever the ensemble's size or order.
+void key_instance(Model& literal, long long instance);
+
+// Whether the model has a time function whose values depend on the instance index (key_instance).
+bool has_instance_keyed_functions(const Model& model);
 
 // The parameter defaults, in Model::parameters order.
 std::vector<double> default_parameter_values(const Model& model);

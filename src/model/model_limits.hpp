@@ -56,6 +56,8 @@ constexpr int kMaxForces = 512;
 // Time functions: a tsda may carry two ground motions and an actuator, every force an actuator, every driver
 // one function. Counted by compile(), which names the force or driver that passes it.
 constexpr int kMaxTimeFunctions = 1024;
+// Harmonics of one ISO 8608 road: 3 constants each per instance, and each evaluation sums them all.
+constexpr int kMaxRoadHarmonics = 1024;
 // Outputs: each is a CSV column and 8 bytes per instance and output time in a run's result.
 constexpr int kMaxOutputs = 256;
 // Inputs: named channels of the stepping API; each is a column of set_inputs and a slot per function using it.

@@ -8,10 +8,22 @@ namespace myriad {
 template <class F>
 void for_each_number(TimeFunction& f, F&& visit) {
   for (Number* n : {&f.t0, &f.t1, &f.value, &f.before, &f.after, &f.slope, &f.offset, &f.amplitude, &f.frequency,
-                    &f.phase, &f.from, &f.to, &f.duration, &f.height})
+                    &f.phase, &f.from, &f.to, &f.duration, &f.height, &f.gd_n0, &f.speed, &f.distance, &f.n_min,
+                    &f.n_max, &f.seed, &f.coherence, &f.fade_in})
     visit(*n);
   for (auto& point : f.table)
     for (auto& n : point) visit(n);
+}
+
+// Every time function of a model (const or not): ground motions, actuators, drivers.
+template <class M, class F>
+void for_each_time_function(M& model, F&& visit) {
+  for (auto& f : model.forces) {
+    visit(f.end1.motion);
+    visit(f.end2.motion);
+    visit(f.actuator);
+  }
+  for (auto& driver : model.drivers) visit(driver.function);
 }
 
 template <class F>

@@ -93,11 +93,38 @@ void check_point_table(const Reporter& report, const std::vector<std::array<Numb
 }
 
 Numbers time_function_numbers(const TimeFunction& f) {
-  Numbers result = {&f.t0,        &f.t1,        &f.value, &f.before, &f.after, &f.slope,    &f.offset,
-                    &f.amplitude, &f.frequency, &f.phase, &f.from,   &f.to,    &f.duration, &f.height};
+  Numbers result = {&f.t0,        &f.t1,        &f.value,  &f.before,   &f.after, &f.slope,    &f.offset,
+                    &f.amplitude, &f.frequency, &f.phase,  &f.from,     &f.to,    &f.duration, &f.height,
+                    &f.gd_n0,     &f.speed,     &f.distance, &f.n_min, &f.n_max, &f.seed,     &f.coherence,
+                    &f.fade_in};
   for (const auto& point : f.table)
     for (const Number& n : point) result.push_back(&n);
   return result;
+}
+
+// An ISO 8608 road's numbers, any of which a parameter may set.
+void check_road(const Reporter& report, const TimeFunction& f, const std::string& pointer) {
+  if (!(f.gd_n0.value > 0.0))
+    report.fail(pointer + "/gd_n0", "gd_n0 must be positive, got " + number_text(f.gd_n0.value), {&f.gd_n0});
+  if (!(f.speed.value >= 0.0))
+    report.fail(pointer + "/speed", "speed must not be negative, got " + number_text(f.speed.value), {&f.speed});
+  if (!(f.n_min.value > 0.0))
+    report.fail(pointer + "/n_min", "n_min must be positive, got " + number_text(f.n_min.value), {&f.n_min});
+  if (!(f.n_max.value > f.n_min.value))
+    report.fail(pointer + "/n_max",
+                "n_max must be greater than n_min (got n_min = " + number_text(f.n_min.value) +
+                    ", n_max = " + number_text(f.n_max.value) + ")",
+                {&f.n_min, &f.n_max});
+  if (!(f.coherence.value >= 0.0 && f.coherence.value <= 1.0))
+    report.fail(pointer + "/coherence", "coherence must be in [0, 1], got " + number_text(f.coherence.value),
+                {&f.coherence});
+  if (!(f.fade_in.value >= 0.0))
+    report.fail(pointer + "/fade_in", "fade_in must not be negative, got " + number_text(f.fade_in.value),
+                {&f.fade_in});
+  const double seed = f.seed.value;
+  if (!(seed >= 0.0 && seed < 9007199254740992.0 && seed == std::floor(seed)))
+    report.fail(pointer + "/seed", "seed must be a whole number from 0 to 2^53 - 1, got " + number_text(seed),
+                {&f.seed});
 }
 
 void check_time_function(const Reporter& report, const TimeFunction& f, const std::string& pointer) {
@@ -117,6 +144,9 @@ void check_time_function(const Reporter& report, const TimeFunction& f, const st
       break;
     case TimeFunction::Kind::table:
       check_point_table(report, f.table, pointer + "/points", "times", "t");
+      break;
+    case TimeFunction::Kind::iso8608_road:
+      check_road(report, f, pointer);
       break;
     default:
       break;

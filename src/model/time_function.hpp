@@ -3,6 +3,7 @@
 // fast path, the CUDA kernels and the reference path share one definition. Kinds follow TimeFunction::Kind.
 #include "core/hd.hpp"
 #include "core/scalar.hpp"
+#include "model/road_profile.hpp"
 
 namespace myriad {
 
@@ -14,6 +15,7 @@ enum TimeFunctionKind : int {
   kTfSmoothStep = 4,
   kTfHalfSineBump = 5,
   kTfTable = 6,
+  kTfIso8608Road = 7,  // TimeFunction::Kind::input compiles to kTfConstant, so 7 is free
 };
 
 // f(t), f'(t), f''(t).
@@ -24,8 +26,9 @@ struct TimeValue {
 // Packed coefficients by kind:
 //   constant [value]; step [t0, before, after]; ramp [t0, slope, offset];
 //   sine [amplitude, angular frequency 2 pi f, phase, offset]; smooth_step [t0, t1, from, to];
-//   half_sine_bump [t0, duration, height]; table [t_0, v_0, t_1, v_1, ...] with `points` pairs.
-// O(1) for all kinds but table, O(points) for table.
+//   half_sine_bump [t0, duration, height]; table [t_0, v_0, t_1, v_1, ...] with `points` pairs;
+//   iso8608_road: model/road_profile.hpp's layout with `points` harmonics.
+// O(1) for all kinds but table and iso8608_road, O(points) for those.
 // `c` is anything indexable by int that yields double (a pointer, or a view into an instance's constants).
 template <class C>
 MYRIAD_HD TimeValue evaluate_time_function(int kind, const C& c, int points, double t) {
@@ -62,6 +65,7 @@ MYRIAD_HD TimeValue evaluate_time_function(int kind, const C& c, int points, dou
       const double slope = (vb - va) / (tb - ta);
       return {va + slope * (t - ta), slope, 0.0};
     }
+    case kTfIso8608Road: return evaluate_road_profile<C, TimeValue>(c, points, t);
     default: return {0.0, 0.0, 0.0};
   }
 }

@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "model/road_packing.hpp"
+
 namespace myriad {
 
 int pack_time_function(const TimeFunction& f, std::vector<double>& out) {
@@ -22,6 +24,7 @@ int pack_time_function(const TimeFunction& f, std::vector<double>& out) {
     case TimeFunction::Kind::table:
       for (const auto& point : f.table) out.insert(out.end(), {point[0].value, point[1].value});
       return static_cast<int>(f.table.size());
+    case TimeFunction::Kind::iso8608_road: return pack_road_profile(f, out);
   }
   return 0;
 }
@@ -33,7 +36,11 @@ TimeValue evaluate_time_function(const TimeFunction& f, double t) {
 }
 
 int packed_time_function_kind(const TimeFunction& f) {
-  return f.kind == TimeFunction::Kind::input ? kTfConstant : static_cast<int>(f.kind);
+  switch (f.kind) {
+    case TimeFunction::Kind::input: return kTfConstant;
+    case TimeFunction::Kind::iso8608_road: return kTfIso8608Road;
+    default: return static_cast<int>(f.kind);
+  }
 }
 
 double rsda_effective_zero_angle(double zero_angle, double q_initial, bool shortest) {

@@ -162,7 +162,8 @@ void run_worker(const Model& model, const CompiledModel& compiled, const Ensembl
       double* outputs = result.values.data() + per_instance * index;
       try {
         for (size_t p = 0; p < values.size(); ++p) values[p] = ensemble.parameter(static_cast<int>(p), i);
-        const Model literal = apply_parameters(model, values);
+        Model literal = apply_parameters(model, values);
+        key_instance(literal, ensemble.instance_id(i));
         ensemble.gather_constants(i, constants.data());
         ensemble.gather_initial_state(i, q.data(), v.data());
         result.status[index] = simulate_instance_reference(
