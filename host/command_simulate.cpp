@@ -25,6 +25,7 @@
 #include "io/output_paths.hpp"
 #include "io/result_writers.hpp"
 #include "io/statistics_writers.hpp"
+#include "kpi_summary.hpp"
 #include "parameter_overrides.hpp"
 #include "progress_display.hpp"
 #include "simulate_settings.hpp"
@@ -51,18 +52,21 @@ void check_gpu_flags(const SimulateOptions& o, const Backend& backend) {
 // Refuses a run that cannot fit in memory; says what it will take unless quiet.
 void check_footprint(const SimulateOptions& o, const CompiledModel& compiled, const api::ResolvedRun& settings,
                      long long instances, int parameter_columns, const Backend& backend, int n_parameters,
-                     const std::string& out) {
+                     const std::string& out, bool keep_series) {
   const int threads = backend.kind == BackendKind::cuda ? 1 : resolve_thread_count(o.threads, instances);
-  const bool statistics = !o.summary.empty() || !o.kpis.empty();
-  const RunFootprint f = estimate_run_footprint(compiled, settings.spec.method, instances,
-                                                static_cast<long long>(settings.times.size()), n_parameters,
+  const bool statistics = keep_series && (!o.summary.empty() || !o.kpis.empty());
+  // Without kept series each thread holds one instance's rows only (and its KPIs).
+  const long long kept_times = keep_series ? static_cast<long long>(settings.times.size()) : 0;
+  const RunFootprint f = estimate_run_footprint(compiled, settings.spec.method, instances, kept_times, n_parameters,
                                                 parameter_columns, threads, statistics);
   const AvailableMemory available = available_memory();
   const bool capped = !o.max_memory.empty();
   const double limit = capped ? parse_byte_size(o.max_memory, "--max-memory") : available.bytes;
   const std::string parts = "results " + format_bytes(f.results) + ": " + std::to_string(instances) +
-                            " instances x " + std::to_string(settings.times.size()) + " output times x " +
-                            std::to_string(compiled.n_outputs) + " outputs; ensemble " + format_bytes(f.ensemble) +
+                            " instances x " + std::to_string(kept_times) + " output times x " +
+                            std::to_string(compiled.n_outputs) + " outputs" +
+                            (keep_series ? "" : " (no series kept: only the model's KPIs)") + "; ensemble " +
+                            format_bytes(f.ensemble) +
                             "; scratch " + format_bytes(f.scratch) +
                             (statistics ? "; statistics " + format_bytes(f.statistics) : "");
   if (f.total() > limit)
@@ -127,8 +131,12 @@ int run_simulate(const SimulateOptions& o) {
   const long long instances = api::resolve_instance_count(request.instances, parameters, flag_names());
   request.overrides = parse_overrides(o.params);
   api::check_overrides(request.overrides, model, flag_names());
+  // A run of a model with named KPIs that writes no series (--out) and no per-time summary keeps none: the KPIs
+  // are computed on line (the cuda backend keeps its series and computes them from it).
+  const bool named_kpis = !model.kpis.empty();
+  request.keep_series = !named_kpis || !out.empty() || !summary.empty();
   check_footprint(o, compiled, settings, instances, parameters ? static_cast<int>(parameters->names.size()) : 0,
-                  backend, static_cast<int>(model.parameters.size()), out);
+                  backend, static_cast<int>(model.parameters.size()), out, request.keep_series);
 
   RunProgress progress;
   ProgressDisplay display(!o.quiet, instances, progress);
@@ -136,20 +144,26 @@ int run_simulate(const SimulateOptions& o) {
     request.progress = [&progress](const api::Progress& p) {
       progress.instances_done.store(p.done, std::memory_order_relaxed);
     };
-  const EnsembleResult result = api::to_ensemble_result(api::simulate(loaded, request));
+  api::SimulationResult simulation = api::simulate(loaded, request);
+  const std::vector<std::string> kpi_names = simulation.kpi_names, kpi_units = simulation.kpi_units;
+  const EnsembleResult result = api::to_ensemble_result(std::move(simulation));
   request.parameters.reset();
 
   const std::vector<std::string>& names = loaded.signal_names();
   double write_seconds = 0.0;
   if (!out.empty())
     write_seconds += timed_write(display, out, [&] { write_result_csv(out, result, names, &progress); });
-  if (!o.summary.empty() || !o.kpis.empty()) {
+  if (!o.summary.empty() || (!o.kpis.empty() && !named_kpis)) {
     const EnsembleStatistics statistics = compute_statistics(result, o.threads);
     if (!summary.empty())
       write_seconds += timed_write(display, summary,
                                    [&] { write_summary_csv(summary, statistics, result.times, names); });
     if (!kpis.empty()) write_seconds += timed_write(display, kpis, [&] { write_kpi_csv(kpis, statistics, names); });
   }
+  if (!kpis.empty() && named_kpis)
+    write_seconds += timed_write(display, kpis, [&] {
+      write_named_kpi_csv(kpis, result.n_instances, result.kpis, kpi_names, kpi_units);
+    });
   if (!stats_json.empty())
     write_seconds += timed_write(display, stats_json, [&] {
       write_stats_json(stats_json, result, model.name, settings.integrator, write_seconds);
@@ -172,6 +186,7 @@ int run_simulate(const SimulateOptions& o) {
   for (int s = 0; s < kInstanceStatusCount; ++s)
     if (t.status_counts[s] > 0) std::cout << "  " << instance_status_name(static_cast<InstanceStatus>(s)) << " " << t.status_counts[s];
   std::cout << '\n';
+  print_kpi_summary(std::cout, result.kpis, kpi_names, kpi_units);
   if (o.stats) {
     long long min_steps = -1, max_steps = 0;
     for (const IntegratorStats& s : result.stats) {

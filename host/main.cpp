@@ -98,7 +98,9 @@ int main(int argc, char** argv) {
   sim_cmd->add_option("--stats-json", sim.stats_json, "write statistics as JSON");
   sim_cmd->add_flag("--stats", sim.stats, "print per-instance statistics summary");
   sim_cmd->add_option("--summary", sim.summary, "CSV of ensemble statistics per output time and signal");
-  sim_cmd->add_option("--kpis", sim.kpis, "CSV of per-instance KPIs (max |signal|, RMS, final value)");
+  sim_cmd->add_option("--kpis", sim.kpis,
+                      "CSV of per-instance KPIs: the model's named KPIs (instance,kpi,value,unit), or for a model "
+                      "without any, max |signal|, RMS and final value of every output");
   sim_cmd->add_option("--max-memory", sim.max_memory,
                       "refuse a run whose estimated memory exceeds this (bytes, or with K, M, G, T: 8G, 512MiB); "
                       "default: the memory available to this process");

@@ -34,6 +34,7 @@ SimulationResult to_simulation_result(EnsembleResult&& result, std::vector<std::
   out.signal_names = std::move(signal_names);
   out.times = std::move(result.times);
   out.values = std::make_shared<std::vector<double>>(std::move(result.values));
+  out.kpis = std::move(result.kpis);
   out.status.reserve(result.status.size());
   for (InstanceStatus s : result.status) out.status.push_back(static_cast<int>(s));
   out.stats.reserve(result.stats.size());
@@ -68,6 +69,8 @@ EnsembleResult to_ensemble_result(SimulationResult&& result) {
   out.wall_seconds = std::move(result.wall_seconds);
   out.total_wall_seconds = result.total_wall_seconds;
   out.threads = result.threads;
+  out.n_kpis = static_cast<int>(result.kpi_names.size());
+  out.kpis = std::move(result.kpis);
   return out;
 }
 
@@ -198,7 +201,7 @@ SimulationResult simulate(const LoadedModel& model, const SimulateRequest& reque
   std::atomic<bool> stop{false};
   const auto run_backend = [&] {
     return run_on_backend(backend, m.model, *m.compiled, ensemble, run.spec, run.times, request.options.threads,
-                          &progress);
+                          &progress, request.keep_series);
   };
   EnsembleResult result;
   if (request.progress) {
@@ -209,7 +212,12 @@ SimulationResult simulate(const LoadedModel& model, const SimulateRequest& reque
     result = run_backend();
   }
   if (progress.cancelled() || is_set(request.cancel)) throw Cancelled();
-  return to_simulation_result(std::move(result), m.signal_names, backend.name, run.integrator);
+  SimulationResult out = to_simulation_result(std::move(result), m.signal_names, backend.name, run.integrator);
+  for (const Kpi& kpi : m.model.kpis) {
+    out.kpi_names.push_back(kpi.name);
+    out.kpi_units.push_back(kpi.unit);
+  }
+  return out;
 }
 
 }  // namespace myriad::api

@@ -5,6 +5,7 @@
 
 #include "backends/cuda_runner.hpp"
 #include "ensemble/cpu_runner.hpp"
+#include "ensemble/ensemble_kpis.hpp"
 #include "reference/reference_runner.hpp"
 
 namespace myriad {
@@ -45,19 +46,22 @@ std::vector<std::string> describe_backends() {
 
 EnsembleResult run_on_backend(const Backend& backend, const Model& model, const CompiledModel& compiled,
                               const Ensemble& ensemble, const RunSpec& spec, const std::vector<double>& output_times,
-                              int threads, RunProgress* progress) {
+                              int threads, RunProgress* progress, bool keep_series) {
   switch (backend.kind) {
-    case BackendKind::reference: return run_ensemble_reference(model, compiled, ensemble, spec, output_times, threads, progress);
-    case BackendKind::cpu: return run_ensemble_cpu(compiled, ensemble, spec, output_times, threads, progress);
+    case BackendKind::reference:
+      return run_ensemble_reference(model, compiled, ensemble, spec, output_times, threads, progress, keep_series);
+    case BackendKind::cpu: return run_ensemble_cpu(compiled, ensemble, spec, output_times, threads, progress, keep_series);
     case BackendKind::cuda:
 #ifndef MYRIAD_DEVICE_LOOPS
       if (backend.automatic && compiled.constraints.m > 0)  // loop models are not in this build's kernel
-        return run_ensemble_cpu(compiled, ensemble, spec, output_times, threads, progress);
+        return run_ensemble_cpu(compiled, ensemble, spec, output_times, threads, progress, keep_series);
 #endif
     {
       CudaRunOptions options = backend.cuda;
       options.progress = progress;
-      return run_ensemble_cuda(compiled, ensemble, spec, output_times, options);
+      EnsembleResult result = run_ensemble_cuda(compiled, ensemble, spec, output_times, options);
+      finish_kpis(compiled, result);  // from the kept series: the kernels do not carry KPI state yet
+      return result;
     }
   }
   throw std::logic_error("unknown backend");

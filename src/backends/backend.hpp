@@ -29,11 +29,13 @@ Backend choose_backend(const std::string& name, int threads);
 // One line per backend: whether it is available here and on what.
 std::vector<std::string> describe_backends();
 
-// Runs the ensemble on the chosen backend; threads applies to reference and cpu (<= 0: all hardware threads).
+// keep_series false: the cpu and reference backends keep no time series (result.values empty), only the model's
+// named KPIs, computed on line; the cuda backend keeps its series and computes them from it afterwards (the same
+// kpi_update, the same bits). Runs the ensemble on the chosen backend; threads applies to reference and cpu (<= 0: all hardware threads).
 // `progress` (optional) counts finished instances as the backend reports them: the CPU backends per block of
 // instances, cuda per launch.
 EnsembleResult run_on_backend(const Backend& backend, const Model& model, const CompiledModel& compiled,
                               const Ensemble& ensemble, const RunSpec& spec, const std::vector<double>& output_times,
-                              int threads, RunProgress* progress = nullptr);
+                              int threads, RunProgress* progress = nullptr, bool keep_series = true);
 
 }  // namespace myriad

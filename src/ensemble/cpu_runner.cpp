@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "ensemble/ensemble_kpis.hpp"
 #include "ensemble/instance_blocks.hpp"
 #include "ensemble/simulate_instance.hpp"
 #include "model/model_limits.hpp"
@@ -33,14 +34,16 @@ std::vector<double> output_grid(double t0, double t_end, double dt_out) {
   return times;
 }
 
-EnsembleResult make_ensemble_result(int n_instances, const std::vector<double>& output_times, int n_signals) {
+EnsembleResult make_ensemble_result(int n_instances, const std::vector<double>& output_times, int n_signals,
+                                    bool keep_series) {
   EnsembleResult result;
   result.n_instances = n_instances;
   result.n_times = static_cast<int>(output_times.size());
   result.n_signals = n_signals;
   result.times = output_times;
-  result.values.assign(static_cast<size_t>(n_instances) * output_times.size() * static_cast<size_t>(n_signals),
-                       std::numeric_limits<double>::quiet_NaN());
+  if (keep_series)
+    result.values.assign(static_cast<size_t>(n_instances) * output_times.size() * static_cast<size_t>(n_signals),
+                         std::numeric_limits<double>::quiet_NaN());
   result.status.assign(static_cast<size_t>(n_instances), InstanceStatus::ok);
   result.stats.assign(static_cast<size_t>(n_instances), IntegratorStats{});
   result.wall_seconds.assign(static_cast<size_t>(n_instances), 0.0);
@@ -52,6 +55,7 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 // One thread's share: its own scratch, then blocks of instances from the shared counter (instance_blocks.hpp).
+// Without kept series the instance's rows go to a buffer of its own (its KPIs still see every row).
 void run_worker(const CompiledModel& model, const Ensemble& ensemble, const RunSpec& spec,
                 const std::vector<double>& times, const InstanceRun& run, InstanceBlocks& blocks,
                 EnsembleResult& result, RunProgress* progress) {
@@ -60,17 +64,21 @@ void run_worker(const CompiledModel& model, const Ensemble& ensemble, const RunS
   std::vector<double> constants(static_cast<size_t>(model.n_constants) + 1);
   std::vector<double> q(static_cast<size_t>(model.nq) + 1), v(static_cast<size_t>(model.nv) + 1);
   const size_t per_instance = times.size() * static_cast<size_t>(model.n_outputs);
+  const bool series = !result.values.empty() || per_instance == 0;
+  std::vector<double> rows(series ? 0 : per_instance);
+  const size_t kpi_doubles = static_cast<size_t>(model.n_kpis) * kKpiStateDoubles;
   long long begin = 0, end = 0;
   while (!(progress && progress->cancelled()) && blocks.claim(begin, end)) {
     for (int i = static_cast<int>(begin); i < static_cast<int>(end); ++i) {
       const auto start = Clock::now();
+      const size_t index = static_cast<size_t>(i);
       ensemble.gather_constants(i, constants.data());
       ensemble.gather_initial_state(i, q.data(), v.data());
-      result.status[static_cast<size_t>(i)] =
-          run(constants.data(), q.data(), v.data(), scratch.data(),
-              result.values.data() + per_instance * static_cast<size_t>(i), result.stats[static_cast<size_t>(i)]);
-      result.wall_seconds[static_cast<size_t>(i)] =
-          std::chrono::duration<double>(Clock::now() - start).count();
+      double* outputs = series ? result.values.data() + per_instance * index : rows.data();
+      double* kpi_state = kpi_doubles > 0 ? result.kpi_state.data() + kpi_doubles * index : nullptr;
+      result.status[index] = run(constants.data(), q.data(), v.data(), scratch.data(), outputs, result.stats[index],
+                                 kpi_state);
+      result.wall_seconds[index] = std::chrono::duration<double>(Clock::now() - start).count();
     }
     if (progress) progress->finished(end - begin);
   }
@@ -79,22 +87,25 @@ void run_worker(const CompiledModel& model, const Ensemble& ensemble, const RunS
 }  // namespace
 
 EnsembleResult run_ensemble_cpu(const CompiledModel& model, const Ensemble& ensemble, const RunSpec& spec,
-                                const std::vector<double>& output_times, int threads, RunProgress* progress) {
+                                const std::vector<double>& output_times, int threads, RunProgress* progress,
+                                bool keep_series) {
   const int n_times = static_cast<int>(output_times.size());
   return run_ensemble_instances(
       model, ensemble, spec, output_times, threads,
       [&](const double* k, const double* q, const double* v, double* scratch, double* outputs,
-          IntegratorStats& stats) {
-        return simulate_instance(model, k, q, v, spec, output_times.data(), n_times, scratch, outputs, stats);
+          IntegratorStats& stats, double* kpi_state) {
+        return simulate_instance(model, k, q, v, spec, output_times.data(), n_times, scratch, outputs, stats,
+                                 kpi_state);
       },
-      progress);
+      progress, keep_series);
 }
 
 EnsembleResult run_ensemble_instances(const CompiledModel& model, const Ensemble& ensemble, const RunSpec& spec,
                                       const std::vector<double>& output_times, int threads, const InstanceRun& run,
-                                      RunProgress* progress) {
+                                      RunProgress* progress, bool keep_series) {
   const int n = ensemble.n_instances;
-  EnsembleResult result = make_ensemble_result(n, output_times, model.n_outputs);
+  EnsembleResult result = make_ensemble_result(n, output_times, model.n_outputs, keep_series);
+  result.kpi_state.assign(static_cast<size_t>(n) * static_cast<size_t>(model.n_kpis) * kKpiStateDoubles, 0.0);
   threads = resolve_thread_count(threads, n);
 
   const auto start = Clock::now();
@@ -102,6 +113,7 @@ EnsembleResult run_ensemble_instances(const CompiledModel& model, const Ensemble
   result.threads = run_on_threads(
       threads, [&] { run_worker(model, ensemble, spec, output_times, run, blocks, result, progress); });
   result.total_wall_seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  finish_kpis(model, result);
   return result;
 }
 

@@ -16,19 +16,21 @@ namespace myriad {
 // cancel flag is set no further block is handed out (the instances not run keep make_ensemble_result's NaN values
 // and zero counters: the caller discards the result). The result's
 // `threads` is the number that ran: fewer than asked when the system refuses to create more (worker_threads.hpp).
+// keep_series false: no time series is kept (result.values empty), only the named KPIs, computed on line.
 EnsembleResult run_ensemble_cpu(const CompiledModel& model, const Ensemble& ensemble, const RunSpec& spec,
                                 const std::vector<double>& output_times, int threads,
-                                RunProgress* progress = nullptr);
+                                RunProgress* progress = nullptr, bool keep_series = true);
 
 // How one instance is run to the end: its constants k, initial q and v, its scratch (instance_scratch_layout
-// bytes, not initialized), its outputs and work counters; returns its status.
+// bytes, not initialized), its outputs, work counters and KPI state (null when the model names no KPIs); returns
+// its status.
 using InstanceRun = std::function<InstanceStatus(const double* k, const double* q, const double* v, double* scratch,
-                                                 double* outputs, IntegratorStats& stats)>;
+                                                 double* outputs, IntegratorStats& stats, double* kpi_state)>;
 
 // run_ensemble_cpu with another way of running an instance (the warp strategy's twin): the same hand-out of
 // instances to threads, scratch per thread, per-instance wall times.
 EnsembleResult run_ensemble_instances(const CompiledModel& model, const Ensemble& ensemble, const RunSpec& spec,
                                       const std::vector<double>& output_times, int threads, const InstanceRun& run,
-                                      RunProgress* progress = nullptr);
+                                      RunProgress* progress = nullptr, bool keep_series = true);
 
 }  // namespace myriad

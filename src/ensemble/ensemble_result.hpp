@@ -17,6 +17,12 @@ struct EnsembleResult {
   std::vector<double> wall_seconds;         // per instance
   double total_wall_seconds = 0.0;
   int threads = 1;
+  // Named KPIs (kpi/kpi.hpp): kpis[i * n_kpis + j], NaN for an instance that did not finish ok. kpi_state is the
+  // running state a runner that computes them on line keeps (n_kpis x kKpiStateDoubles per instance), empty once
+  // finish_kpis (ensemble/ensemble_kpis.hpp) has turned it into kpis. values is empty when the run kept no series.
+  int n_kpis = 0;
+  std::vector<double> kpis;
+  std::vector<double> kpi_state;
 
   double value(int instance, int time, int signal) const {
     return values[(static_cast<size_t>(instance) * n_times + time) * n_signals + signal];
@@ -25,7 +31,9 @@ struct EnsembleResult {
 
 // A result of n_instances instances before the run: values NaN (what an instance that fails leaves behind),
 // statuses ok, counters and times zero.
-EnsembleResult make_ensemble_result(int n_instances, const std::vector<double>& output_times, int n_signals);
+// keep_series false: values stays empty (a run that wants only its KPIs).
+EnsembleResult make_ensemble_result(int n_instances, const std::vector<double>& output_times, int n_signals,
+                                    bool keep_series = true);
 
 // Output grid t0, t0 + dt, ... up to t_end, with t_end itself always last. Throws std::invalid_argument when
 // t_end is not finite or the grid would have more than kMaxOutputTimes times (model/model_limits.hpp), before

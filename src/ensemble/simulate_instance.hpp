@@ -16,16 +16,20 @@
 #include "integrators/rk4.hpp"
 #include "integrators/ros2_w.hpp"
 #include "integrators/rosenbrock_nystrom.hpp"
+#include "kpi/kpi.hpp"
 #include "loops/loop_ode.hpp"
 
 namespace myriad {
 
-// Records the model's output signals of one instance into out[time index][signal].
+// Records the model's output signals of one instance into out[time index][signal], and updates its named KPIs
+// (kpi/kpi.hpp) from each row when kpi_state (model.n_kpis x kKpiStateDoubles) is given.
 template <class K>
 struct SignalRecorder {
   TreeOde<K>* ode;
   double* out;
   const double* output_times;
+  int n_times = 0;
+  double* kpi_state = nullptr;
 
   MYRIAD_HD void operator()(int index, double t, const double* y) {
     const CompiledModel& model = *ode->model;
@@ -33,8 +37,10 @@ struct SignalRecorder {
     const double* v = y + model.nv;
     // The accelerations and kinematics at exactly this state; a singular state leaves qdd as computed.
     forward_dynamics(model, ode->constants, t, ode->q, v, ode->w, ode->qdd);
+    double* row = out + index * model.n_outputs;
     for (int s = 0; s < model.n_outputs; ++s)
-      out[index * model.n_outputs + s] = output_signal(model, ode->constants, t, ode->q, v, ode->qdd, ode->w, s);
+      row[s] = output_signal(model, ode->constants, t, ode->q, v, ode->qdd, ode->w, s);
+    if (kpi_state) kpi_update(model, kpi_state, index, t, row, output_times, n_times);
   }
 };
 
@@ -183,13 +189,17 @@ template <class K>
 struct LoopSignalRecorder {
   LoopOde<K>* ode;
   double* out;
+  const double* output_times;
+  int n_times = 0;
+  double* kpi_state = nullptr;  // as SignalRecorder's
 
   MYRIAD_HD void operator()(int index, double t, const double* y) {
     const CompiledModel& model = *ode->model;
     ode->expand(t, y);  // a failure leaves the last values; the integrator reports the status
+    double* row = out + index * model.n_outputs;
     for (int s = 0; s < model.n_outputs; ++s)
-      out[index * model.n_outputs + s] =
-          output_signal(model, ode->constants, t, ode->s.q, ode->s.v, ode->s.vdot, ode->s.tree, s);
+      row[s] = output_signal(model, ode->constants, t, ode->s.q, ode->s.v, ode->s.vdot, ode->s.tree, s);
+    if (kpi_state) kpi_update(model, kpi_state, index, t, row, output_times, n_times);
   }
 };
 
@@ -304,7 +314,7 @@ template <class K>
 MYRIAD_HD void advance_loop_instance(const CompiledModel& model, const K& k, const double* q_init,
                                      const double* v_init, const RunSpec& spec, const double* output_times,
                                      int n_output_times, void* scratch, double* outputs, IntegratorStats& stats,
-                                     InstanceProgress& progress) {
+                                     InstanceProgress& progress, double* kpi_state) {
   const InstanceScratchLayout l = loop_instance_scratch_layout(model, spec.method);
   double* d = static_cast<double*>(scratch);
   unsigned char* bytes = static_cast<unsigned char*>(scratch);
@@ -316,7 +326,7 @@ MYRIAD_HD void advance_loop_instance(const CompiledModel& model, const K& k, con
                                                          ? InstanceStatus::singular_matrix
                                                          : InstanceStatus::non_finite);
   };
-  LoopSignalRecorder<K> recorder{&ode, outputs};
+  LoopSignalRecorder<K> recorder{&ode, outputs, output_times, n_output_times, kpi_state};
   const int ndof = model.constraints.n_independent;
   if (!progress.started) {
     progress.started = true;
@@ -360,7 +370,8 @@ MYRIAD_HD void advance_loop_instance(const CompiledModel& model, const K& k, con
 template <class K>
 MYRIAD_HD bool advance_instance(const CompiledModel& model, const K& k, const double* q_init, const double* v_init,
                                 const RunSpec& spec, const double* output_times, int n_output_times, void* scratch,
-                                double* outputs, IntegratorStats& stats, long long budget) {
+                                double* outputs, IntegratorStats& stats, long long budget,
+                                double* kpi_state = nullptr) {
   InstanceProgress& stored = instance_progress(scratch);
   if (stored.finished) return true;
   InstanceProgress progress = stored;  // a local copy: the step loops keep it in registers on the device
@@ -376,7 +387,7 @@ MYRIAD_HD bool advance_instance(const CompiledModel& model, const K& k, const do
 #else
   if (model.constraints.m > 0) {
     advance_loop_instance(model, k, q_init, v_init, spec, output_times, n_output_times, scratch, outputs, stats,
-                          progress);
+                          progress, kpi_state);
     stored = progress;
     return progress.finished;
   }
@@ -389,7 +400,7 @@ MYRIAD_HD bool advance_instance(const CompiledModel& model, const K& k, const do
   double* y = d + l.y;
   double* x = d + l.xw;
   double* w = x + model.nv;
-  SignalRecorder<K> recorder{&ode, outputs, output_times};
+  SignalRecorder<K> recorder{&ode, outputs, output_times, n_output_times, kpi_state};
   // Same chart base as the recorder's TreeOde, so (x, w) -> (x, u) conversions agree.
   TreeSecondOrder<K> system = is_rosenbrock(spec.method)
                                   ? make_tree_second_order(model, k, ode.base_q, bytes + l.second_order_offset)
@@ -418,9 +429,10 @@ template <class K>
 MYRIAD_HD InstanceStatus simulate_instance(const CompiledModel& model, const K& k, const double* q_init,
                                            const double* v_init, const RunSpec& spec, const double* output_times,
                                            int n_output_times, void* scratch, double* outputs,
-                                           IntegratorStats& stats) {
+                                           IntegratorStats& stats, double* kpi_state = nullptr) {
   begin_instance(scratch);
-  advance_instance(model, k, q_init, v_init, spec, output_times, n_output_times, scratch, outputs, stats, -1);
+  advance_instance(model, k, q_init, v_init, spec, output_times, n_output_times, scratch, outputs, stats, -1,
+                   kpi_state);
   return instance_progress(scratch).status;
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 
+#include "ensemble/ensemble_kpis.hpp"
 #include "ensemble/instance_blocks.hpp"
 #include "ensemble/staged_cadence.hpp"
 #include "linalg/dense_lu.hpp"
@@ -83,6 +84,7 @@ EnsembleResult run_ensemble_staged_cpu(const CompiledModel& model, const Ensembl
                   scratch_doubles, result);
   });
   result.total_wall_seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  finish_kpis(model, result);  // replayed from the kept rows
   return result;
 }
 

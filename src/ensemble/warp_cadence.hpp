@@ -25,7 +25,8 @@ template <class Group, class K>
 MYRIAD_HD bool cooperative_advance_instance(Group& group, const CompiledModel& model, const K& k,
                                             const double* q_init, const double* v_init, const RunSpec& spec,
                                             const double* output_times, int n_output_times, void* scratch,
-                                            double* outputs, IntegratorStats& stats, long long budget) {
+                                            double* outputs, IntegratorStats& stats, long long budget,
+                                            double* kpi_state = nullptr) {
   using Request = IntegrationProgress::LinearRequest;
   const int n = iteration_matrix_order(model);
   IntegrationProgress& integration = instance_progress(scratch).integration;
@@ -34,7 +35,7 @@ MYRIAD_HD bool cooperative_advance_instance(Group& group, const CompiledModel& m
     int finished = 0;
     if (group.leader()) {
       finished = advance_instance(model, k, q_init, v_init, spec, output_times, n_output_times, scratch, outputs,
-                                  stats, budget)
+                                  stats, budget, kpi_state)
                      ? 1
                      : 0;
       budget = integration.budget;  // what is left of this call's budget after the attempts begun so far

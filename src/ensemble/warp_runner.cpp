@@ -12,11 +12,11 @@ EnsembleResult run_ensemble_warp_cpu(const CompiledModel& model, const Ensemble&
   return run_ensemble_instances(
       model, ensemble, spec, output_times, threads,
       [&](const double* k, const double* q, const double* v, double* scratch, double* outputs,
-          IntegratorStats& stats) {
+          IntegratorStats& stats, double* kpi_state) {
         EmulatedWarp warp;
         begin_instance_external_lu(scratch);
         while (!cooperative_advance_instance(warp, model, k, q, v, spec, output_times.data(), n_times, scratch,
-                                             outputs, stats, budget)) {
+                                             outputs, stats, budget, kpi_state)) {
         }
         return instance_progress(scratch).status;
       });

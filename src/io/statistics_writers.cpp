@@ -52,4 +52,19 @@ void write_kpi_csv(const std::string& path, const EnsembleStatistics& stats,
   });
 }
 
+void write_named_kpi_csv(const std::string& path, long long n_instances, const std::vector<double>& kpis,
+                         const std::vector<std::string>& names, const std::vector<std::string>& units) {
+  const size_t k = names.size();
+  if (units.size() != k || kpis.size() != static_cast<size_t>(n_instances) * k)
+    throw std::invalid_argument("write_named_kpi_csv: " + std::to_string(kpis.size()) + " values, " +
+                                std::to_string(k) + " names and " + std::to_string(units.size()) + " units for " +
+                                std::to_string(n_instances) + " instances");
+  write_file_atomically(path, [&](std::ostream& out) {
+    out << "instance,kpi,value,unit\n" << std::setprecision(17);
+    for (long long i = 0; i < n_instances; ++i)
+      for (size_t j = 0; j < k; ++j)
+        out << i << ',' << names[j] << ',' << kpis[static_cast<size_t>(i) * k + j] << ',' << units[j] << '\n';
+  });
+}
+
 }  // namespace myriad

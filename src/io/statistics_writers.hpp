@@ -22,4 +22,10 @@ void write_summary_csv(const std::string& path, const EnsembleStatistics& stats,
 void write_kpi_csv(const std::string& path, const EnsembleStatistics& stats,
                    const std::vector<std::string>& signal_names);
 
+// Header `instance,kpi,value,unit`: the model's named KPIs (kpi/kpi.hpp), kpis[i * K + j] for K = names.size(),
+// one row per instance (outer) and KPI (inner); a KPI an instance did not get (status not ok) is `nan`.
+// O(n_instances * K). Throws std::invalid_argument on mismatched sizes, std::runtime_error as write_summary_csv.
+void write_named_kpi_csv(const std::string& path, long long n_instances, const std::vector<double>& kpis,
+                         const std::vector<std::string>& names, const std::vector<std::string>& units);
+
 }  // namespace myriad

@@ -197,6 +197,11 @@ void lay_out(const Model& model, CompiledModel* compiled, std::vector<double>& k
     for (const Joint& joint : model.joints)
       if (joint.type == JointType::spherical || joint.type == JointType::free) compiled->has_quaternions = 1;
     for (size_t b = 0; b < model.bodies.size(); ++b) compiled->tree_body[b] = tree_body[b];
+    compiled->n_kpis = as_int(model.kpis.size());
+    for (size_t i = 0; i < model.kpis.size(); ++i) {
+      const Kpi& kpi = model.kpis[i];
+      compiled->kpis[i] = {kpi.type, kpi.output, kpi.scale, kpi.threshold, kpi.from};
+    }
   }
 }
 
@@ -217,6 +222,7 @@ std::unique_ptr<CompiledModel> compile(const Model& model) {
   require_capacity(model, model.bodies.size(), kMaxBodies, "bodies");
   require_capacity(model, model.forces.size(), kMaxForces, "forces");
   require_capacity(model, model.outputs.size(), kMaxOutputs, "outputs");
+  require_capacity(model, model.kpis.size(), kMaxKpis, "kpis");
   if (model.joints.size() != model.bodies.size())
     throw std::invalid_argument("compile: every body needs exactly one joint");
   auto compiled = std::make_unique<CompiledModel>();

@@ -154,6 +154,30 @@ struct CompiledOutput {
   int constants;  // offset of the body point (3) where used
 };
 
+// A KPI (kpi/kpi.hpp, docs/model-format.md "KPIs") over output `output`, scaled by `scale`, counting samples at
+// t >= from; `threshold` for the fraction and time kinds.
+enum KpiType : int {
+  kKpiMean = 0,
+  kKpiRms,
+  kKpiMin,
+  kKpiMax,
+  kKpiMaxAbs,
+  kKpiRmsChange,
+  kKpiRmsChangeRelative,
+  kKpiFractionAtLeast,
+  kKpiFractionAtMost,
+  kKpiTimeAtLeast,
+  kKpiTimeAtMost,
+  kKpiWkRms,
+  kKpiWkVdv,
+  kKpiWkCrestFactor,
+  kKpiTypeCount,
+};
+struct CompiledKpi {
+  int type;    // KpiType
+  int output;  // output index
+  double scale, threshold, from;
+};
 struct CompiledModel {
   int n_bodies;   // == number of joints
   int nq, nv;
@@ -168,6 +192,8 @@ struct CompiledModel {
   CompiledTimeFunction time_functions[kMaxTimeFunctions];
   CompiledOutput outputs[kMaxOutputs];
   CompiledConstraints constraints;  // m == 0 for tree models
+  int n_kpis;
+  CompiledKpi kpis[kMaxKpis];
 };
 
 static_assert(std::is_trivially_copyable<CompiledModel>::value, "CompiledModel must be memcpy-able to a device");

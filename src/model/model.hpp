@@ -166,6 +166,15 @@ struct Output {
   int force = -1;      // spring_length / spring_force: index into forces
 };
 
+// A named KPI over an output (docs/model-format.md, "KPIs"); `type` is a KpiType (model/compiled_model.hpp).
+struct Kpi {
+  std::string name;
+  int type = 0;
+  int output = -1;  // index into Model::outputs
+  double scale = 1.0, threshold = 0.0, from = 0.0;
+  std::string unit;  // of the value, from the output's unit and the type
+};
+
 // Constraints that close kinematic loops (docs/model-format.md, "Loops"). Cut joints relate a frame 1 fixed on
 // body1 to a frame 2 fixed on body2; distances and rods relate two body points.
 enum class LoopType { cut_spherical, cut_revolute, cut_universal, cut_planar_revolute, distance, rod };
@@ -222,6 +231,7 @@ struct Model {
   Vector3 gravity{};
   SimulationDefaults simulation{};
   std::vector<Loop> loops;      // loop-closing constraints, file order
+  std::vector<Kpi> kpis;        // named KPIs, file order
   std::vector<Driver> drivers;  // rheonomic drivers, file order
   std::vector<IndependentCoordinate> independent;  // named independent coordinates (empty: chosen by pivoting)
   std::vector<Input> inputs;    // file order (JSON object member order)

@@ -60,6 +60,8 @@ constexpr int kMaxTimeFunctions = 1024;
 constexpr int kMaxRoadHarmonics = 1024;
 // Outputs: each is a CSV column and 8 bytes per instance and output time in a run's result.
 constexpr int kMaxOutputs = 256;
+// Named KPIs: each keeps a running state of about 40 doubles per instance (kpi/kpi.hpp).
+constexpr int kMaxKpis = 64;
 // Inputs: named channels of the stepping API; each is a column of set_inputs and a slot per function using it.
 constexpr int kMaxInputs = 256;
 // Loops: the ladder with L = 256 has 256.

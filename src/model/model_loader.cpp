@@ -16,6 +16,7 @@
 #include "model/model_reading.hpp"
 #include "model/model_validation.hpp"
 #include "model/number_text.hpp"
+#include "model/kpi_reading.hpp"
 #include "model/output_reading.hpp"
 
 namespace myriad {
@@ -24,7 +25,8 @@ namespace {
 
 const std::vector<std::string> kTopLevelKeys = {"format",     "version", "name",   "description", "gravity",
                                                 "parameters", "bodies",  "joints", "forces",      "outputs",
-                                                "simulation", "loops",   "drivers",     "independent", "inputs"};
+                                                "simulation", "loops",   "drivers",     "independent", "inputs",
+                                                "kpis"};
 
 // Checked before anything else, so that a file of another kind is named as such instead of producing a list
 // of unknown keys.
@@ -165,7 +167,7 @@ const SectionLimit kSectionLimits[] = {{"parameters", kMaxParameters}, {"bodies"
                                        {"joints", kMaxBodies},         {"forces", kMaxForces},
                                        {"outputs", kMaxOutputs},       {"loops", kMaxLoops},
                                        {"drivers", kMaxDrivers},       {"independent", kMaxIndependent},
-                                       {"inputs", kMaxInputs}};
+                                       {"inputs", kMaxInputs},         {"kpis", kMaxKpis}};
 
 // Refuses a section with more entries than a model may have before any entry is read, so that nothing
 // downstream (name tables, the compiled model's fixed-size arrays) meets a count it cannot hold.
@@ -211,6 +213,7 @@ Model read_model(const JsonNode& root, const std::string& file_name) {
   if (root.has("forces")) model.forces = read_forces(root.at("forces"), context);
   context.force_list = &model.forces;
   if (root.has("outputs")) model.outputs = read_outputs(root.at("outputs"), context);
+  if (root.has("kpis")) model.kpis = read_kpis(root.at("kpis"), model);
   if (root.has("simulation")) model.simulation = read_simulation(root.at("simulation"));
   if (root.has("loops")) model.loops = read_loops(root.at("loops"), context);
   if (root.has("drivers")) model.drivers = read_drivers(root.at("drivers"), context);

@@ -11,6 +11,7 @@
 #include "dynamics/tree_ode.hpp"
 #include "dynamics/tree_second_order.hpp"
 #include "ensemble/cpu_runner.hpp"
+#include "ensemble/ensemble_kpis.hpp"
 #include "ensemble/instance_blocks.hpp"
 #include "ensemble/simulate_instance.hpp"
 #include "reference/finite_difference_jacobians.hpp"
@@ -154,12 +155,16 @@ void run_worker(const Model& model, const CompiledModel& compiled, const Ensembl
   std::vector<double> q(static_cast<size_t>(compiled.nq) + 1), v(static_cast<size_t>(compiled.nv) + 1);
   std::vector<double> values(model.parameters.size());
   const size_t per_instance = times.size() * static_cast<size_t>(compiled.n_outputs);
+  const bool series = !result.values.empty() || per_instance == 0;
+  std::vector<double> rows(series ? 0 : per_instance);  // an instance's rows when the run keeps no series
+  const size_t kpi_doubles = static_cast<size_t>(compiled.n_kpis) * kKpiStateDoubles;
   long long begin = 0, end = 0;
   while (!(progress && progress->cancelled()) && blocks.claim(begin, end)) {
     for (int i = static_cast<int>(begin); i < static_cast<int>(end); ++i) {
       const auto start = Clock::now();
       const size_t index = static_cast<size_t>(i);
-      double* outputs = result.values.data() + per_instance * index;
+      double* outputs = series ? result.values.data() + per_instance * index : rows.data();
+      double* kpi_state = kpi_doubles > 0 ? result.kpi_state.data() + kpi_doubles * index : nullptr;
       try {
         for (size_t p = 0; p < values.size(); ++p) values[p] = ensemble.parameter(static_cast<int>(p), i);
         Model literal = apply_parameters(model, values);
@@ -168,7 +173,7 @@ void run_worker(const Model& model, const CompiledModel& compiled, const Ensembl
         ensemble.gather_initial_state(i, q.data(), v.data());
         result.status[index] = simulate_instance_reference(
             literal, compiled, constants.data(), q.data(), v.data(), spec, times.data(),
-            static_cast<int>(times.size()), outputs, result.stats[index]);
+            static_cast<int>(times.size()), outputs, result.stats[index], kpi_state);
       } catch (const std::exception&) {
         // Nothing in an instance's run is expected to throw (the dynamics' exceptions become statuses);
         // should anything else (allocation) fail, this instance alone stops.
@@ -187,7 +192,7 @@ InstanceStatus simulate_loop_instance_reference(const Model& literal, const Comp
                                                 const double* constants, const double* q_init,
                                                 const double* v_init, const RunSpec& spec,
                                                 const double* output_times, int n_output_times, double* outputs,
-                                                IntegratorStats& stats) {
+                                                IntegratorStats& stats, double* kpi_state) {
   reference::ReferenceLoopOde ode(literal, compiled, q_init, v_init);
   const int ndof = compiled.constraints.n_independent;
   std::vector<double> y(2 * static_cast<size_t>(ndof) + 1);
@@ -204,7 +209,7 @@ InstanceStatus simulate_loop_instance_reference(const Model& literal, const Comp
     recorder_ode.s.q[i] = q_init[i];
     recorder_ode.s.v[i] = v_init[i];
   }
-  LoopSignalRecorder<const double*> recorder{&recorder_ode, outputs};
+  LoopSignalRecorder<const double*> recorder{&recorder_ode, outputs, output_times, n_output_times, kpi_state};
   if (ndof == 0) {
     for (int i = 0; i < n_output_times; ++i) {
       if (!ode.derivative(output_times[i], y.data(), nullptr)) return failed();
@@ -246,10 +251,10 @@ InstanceStatus simulate_instance_reference(const Model& literal, const CompiledM
                                            const double* constants, const double* q_init,
                                            const double* v_init, const RunSpec& spec,
                                            const double* output_times, int n_output_times, double* outputs,
-                                           IntegratorStats& stats) {
+                                           IntegratorStats& stats, double* kpi_state) {
   if (compiled.constraints.m > 0)
     return simulate_loop_instance_reference(literal, compiled, constants, q_init, v_init, spec, output_times,
-                                            n_output_times, outputs, stats);
+                                            n_output_times, outputs, stats, kpi_state);
   const int nv = compiled.nv;
   const size_t nq_size = static_cast<size_t>(compiled.nq) + 1, nv_size = static_cast<size_t>(nv) + 1;
   std::vector<double> base_q(nq_size);  // chart base (nq), shared by the reference system and the recorder
@@ -260,7 +265,7 @@ InstanceStatus simulate_instance_reference(const Model& literal, const CompiledM
                                       carve_tree_workspace<double>(compiled, tree_buffer.data(), nullptr)};
   chart_from_q(compiled, q_init, base_q.data(), y.data());
   for (int i = 0; i < nv; ++i) y[static_cast<size_t>(nv + i)] = v_init[i];
-  Recorder recorder{&recorder_ode, outputs, output_times};
+  Recorder recorder{&recorder_ode, outputs, output_times, n_output_times, kpi_state};
   if (n_output_times <= 0) return InstanceStatus::ok;
 
   StepControl control = spec.control;
@@ -305,13 +310,14 @@ InstanceStatus simulate_instance_reference(const Model& literal, const CompiledM
 EnsembleResult run_ensemble_reference(const Model& model, const CompiledModel& compiled,
                                       const Ensemble& ensemble, const RunSpec& spec,
                                       const std::vector<double>& output_times, int threads,
-                                      RunProgress* progress) {
+                                      RunProgress* progress, bool keep_series) {
   if (ensemble.n_parameters != static_cast<int>(model.parameters.size()) || ensemble.nq != compiled.nq ||
       ensemble.nv != compiled.nv || ensemble.n_constants != compiled.n_constants)
     throw std::invalid_argument("run_ensemble_reference: the ensemble was not built for model '" +
                                 model.name + "'");
   const int n = ensemble.n_instances;
-  EnsembleResult result = make_ensemble_result(n, output_times, compiled.n_outputs);
+  EnsembleResult result = make_ensemble_result(n, output_times, compiled.n_outputs, keep_series);
+  result.kpi_state.assign(static_cast<size_t>(n) * static_cast<size_t>(compiled.n_kpis) * kKpiStateDoubles, 0.0);
   threads = resolve_thread_count(threads, n);
 
   const auto start = Clock::now();
@@ -319,6 +325,7 @@ EnsembleResult run_ensemble_reference(const Model& model, const CompiledModel& c
   result.threads = run_on_threads(
       threads, [&] { run_worker(model, compiled, ensemble, spec, output_times, blocks, result, progress); });
   result.total_wall_seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  finish_kpis(compiled, result);
   return result;
 }
 

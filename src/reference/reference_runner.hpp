@@ -115,7 +115,7 @@ InstanceStatus simulate_instance_reference(const Model& literal, const CompiledM
                                            const double* constants, const double* q_init,
                                            const double* v_init, const RunSpec& spec,
                                            const double* output_times, int n_output_times, double* outputs,
-                                           IntegratorStats& stats);
+                                           IntegratorStats& stats, double* kpi_state = nullptr);
 
 // The reference backend: every instance of `ensemble` (built from `model` and `compiled`) integrated with
 // simulate_instance_reference, instances handed out dynamically to `threads` threads (<= 0: all hardware
@@ -127,6 +127,6 @@ InstanceStatus simulate_instance_reference(const Model& literal, const CompiledM
 EnsembleResult run_ensemble_reference(const Model& model, const CompiledModel& compiled,
                                       const Ensemble& ensemble, const RunSpec& spec,
                                       const std::vector<double>& output_times, int threads,
-                                      RunProgress* progress = nullptr);
+                                      RunProgress* progress = nullptr, bool keep_series = true);
 
 }  // namespace myriad

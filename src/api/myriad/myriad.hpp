@@ -115,6 +115,9 @@ struct SimulateRequest {
   RunOptions options;
   std::function<void(const Progress&)> progress;           // called from the calling thread, at most ~10 times/s
   const std::atomic<bool>* cancel = nullptr;               // set -> the run stops soon and throws Cancelled
+  // false: keep no time series (SimulationResult::values empty), only the model's named KPIs, computed on line
+  // (the cpu and reference backends; cuda computes them from its series, with the same code).
+  bool keep_series = true;
 };
 
 // Per-instance work counters (integrators' IntegratorStats).
@@ -135,6 +138,9 @@ struct SimulationResult {
   std::string backend;                         // the backend that ran (auto resolved)
   int threads = 1;
   std::string integrator;
+  // The model's named KPIs (docs/model-format.md, "KPIs"): kpis[i * K + j], NaN for an instance not ok.
+  std::vector<std::string> kpi_names, kpi_units;  // K
+  std::vector<double> kpis;                       // N x K
 };
 const char* status_name(int status);           // ok | step_size_too_small | max_steps | non_finite | ...
 
