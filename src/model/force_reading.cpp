@@ -30,7 +30,7 @@ const std::vector<TimeFunctionKeys>& time_function_keys() {
       {"iso8608_road",
        {"speed"},
        {"class", "class_value", "gd_n0", "distance", "n_min", "n_max", "harmonics", "seed", "track", "coherence",
-        "fade_in"}},
+        "fade_in", "vary_by_instance"}},
   };
   return kinds;
 }
@@ -200,6 +200,11 @@ void read_road(const JsonNode& node, TimeFunction& f, const ReadContext& context
                      std::to_string(f.harmonics));
   }
   if (node.has("track")) f.track = read_choice(node.at("track"), {"left", "right"}, "track");
+  if (node.has("vary_by_instance")) {
+    const JsonNode vary = node.at("vary_by_instance");
+    if (!vary.json().is_boolean()) vary.fail_type("true or false");
+    f.vary_by_instance = vary.json().get<bool>();
+  }
 }
 
 }  // namespace

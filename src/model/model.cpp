@@ -65,14 +65,14 @@ Model apply_parameters(const Model& model, const std::vector<double>& values) {
 
 void key_instance(Model& literal, long long instance) {
   for_each_time_function(literal, [&](TimeFunction& f) {
-    if (f.kind == TimeFunction::Kind::iso8608_road) f.instance = instance;
+    if (f.kind == TimeFunction::Kind::iso8608_road && f.vary_by_instance) f.instance = instance;
   });
 }
 
 bool has_instance_keyed_functions(const Model& model) {
   bool keyed = false;
   for_each_time_function(model, [&](const TimeFunction& f) {
-    keyed = keyed || f.kind == TimeFunction::Kind::iso8608_road;
+    keyed = keyed || (f.kind == TimeFunction::Kind::iso8608_road && f.vary_by_instance);
   });
   return keyed;
 }

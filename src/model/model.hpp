@@ -87,6 +87,7 @@ struct TimeFunction {
   Number gd_n0{}, speed{}, distance{}, n_min{}, n_max{}, seed{}, coherence{}, fade_in{};
   int harmonics = 0;
   int track = 0;
+  bool vary_by_instance = true;  // false: every instance gets the road of (seed, track) alone
   long long instance = 0;
   std::vector<std::array<Number, 2>> table;  // table: (t, value) points, strictly increasing t
   int input = -1;     // input: index into Model::inputs

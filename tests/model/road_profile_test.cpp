@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <complex>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -142,6 +143,33 @@ TEST(Iso8608Road, AnInstancesRoadIsTheSameBitsInAnyEnsemble) {
   EXPECT_EQ(b, c);
   large.gather_constants(3, b.data());
   EXPECT_NE(a, b) << "instances 2 and 3 got the same road";
+}
+
+// vary_by_instance false: the road is that of (seed, track), the same for every instance; the seed still changes it.
+TEST(Iso8608Road, WithoutInstanceKeyingEveryInstanceMeetsTheRoadOfItsSeed) {
+  nlohmann::ordered_json m = nlohmann::ordered_json::parse(
+      std::ifstream(testing::model_path("quarter_car_road.json")));
+  m["forces"][1]["motion2"]["function"]["vary_by_instance"] = false;
+  const Model model = load_model_text(m.dump(), "common_roads.json");
+  EXPECT_FALSE(has_instance_keyed_functions(model));
+  const auto compiled = compile(model);
+  ParameterTable table;
+  table.source = "seeds";
+  table.names = {"road_seed"};
+  table.rows = {{4}, {4}, {5}};
+  const Ensemble e = build_ensemble(model, *compiled, 0, &table, {});
+  std::vector<double> a(static_cast<size_t>(compiled->n_constants)), b(a.size()), c(a.size());
+  e.gather_constants(0, a.data());
+  e.gather_constants(1, b.data());
+  e.gather_constants(2, c.data());
+  EXPECT_EQ(a, b);
+  EXPECT_NE(a, c);
+  EXPECT_TRUE(testing::text_refused(
+      [&] {
+        m["forces"][1]["motion2"]["function"]["vary_by_instance"] = "no";
+        return m.dump();
+      }(),
+      "/forces/1/motion2/function/vary_by_instance", {"true or false"}));
 }
 
 // Coherence c between the tracks: c = 1 makes the right track the left one; c = 0 and c = 0.5 give a correlation

@@ -15,7 +15,7 @@ import pytest
 
 import myriad
 
-# The README's main job (run.sh): the quarter-car study.
+# The quarter-car bump study (models/quarter_car_study.csv; run.sh's main job before the road study).
 STUDY_OPTIONS = dict(t_end=3.0, dt_out=0.01, integrator="dopri5", rtol=1e-7, atol=1e-9)
 STUDY_FLAGS = ["--t-end", "3", "--dt-out", "0.01", "--integrator", "dopri5", "--rtol", "1e-7", "--atol", "1e-9"]
 
