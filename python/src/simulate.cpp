@@ -28,13 +28,17 @@ struct PyResult {
   py::array times;   // (T,)
   py::array status;  // (N,) int32
   py::dict stats;    // name -> (N,) array
+  py::dict kpis;     // the model's named KPIs: name -> (N,) float64
+  py::dict kpi_units;
 
   explicit PyResult(api::SimulationResult r) : result(std::move(r)) {
     const auto n = static_cast<py::ssize_t>(result.n_instances);
     const auto t = static_cast<py::ssize_t>(result.n_times);
     const auto s = static_cast<py::ssize_t>(result.n_signals);
     auto buffer = result.values ? result.values : std::make_shared<std::vector<double>>();
-    if (static_cast<py::ssize_t>(buffer->size()) != n * t * s) {
+    // A run that kept no series (keep_series=False) has values of shape (N, 0, S); times still lists the grid.
+    const py::ssize_t t_kept = buffer->empty() ? 0 : t;
+    if (static_cast<py::ssize_t>(buffer->size()) != n * t_kept * s) {
       throw std::runtime_error("simulate: the result holds " + std::to_string(buffer->size()) +
                                " values, expected N x T x S = " + std::to_string(n * t * s));
     }
@@ -42,7 +46,7 @@ struct PyResult {
     auto* owner = new std::shared_ptr<std::vector<double>>(buffer);
     py::capsule base(owner, [](void* p) { delete static_cast<std::shared_ptr<std::vector<double>>*>(p); });
     constexpr auto d = static_cast<py::ssize_t>(sizeof(double));
-    values = py::array(py::dtype::of<double>(), {n, t, s}, {t * s * d, s * d, d}, buffer->data(), base);
+    values = py::array(py::dtype::of<double>(), {n, t_kept, s}, {t_kept * s * d, s * d, d}, buffer->data(), base);
 
     py::array_t<double> time_array(t);
     std::copy(result.times.begin(), result.times.end(), time_array.mutable_data());
@@ -65,6 +69,14 @@ struct PyResult {
     py::array_t<double> wall(n);
     for (py::ssize_t i = 0; i < n; ++i) wall.mutable_at(i) = result.wall_seconds[static_cast<std::size_t>(i)];
     stats["wall_seconds"] = wall;
+
+    const std::size_t k = result.kpi_names.size();
+    for (std::size_t j = 0; j < k; ++j) {
+      py::array_t<double> column(n);
+      for (py::ssize_t i = 0; i < n; ++i) column.mutable_at(i) = result.kpis[static_cast<std::size_t>(i) * k + j];
+      kpis[py::str(result.kpi_names[j])] = column;
+      kpi_units[py::str(result.kpi_names[j])] = result.kpi_units[j];
+    }
   }
 
   int signal_index(const std::string& name) const {
@@ -80,7 +92,7 @@ struct PyResult {
   py::array signal(const std::string& name) const {
     const int k = signal_index(name);
     const auto n = static_cast<py::ssize_t>(result.n_instances);
-    const auto t = static_cast<py::ssize_t>(result.n_times);
+    const auto t = static_cast<py::ssize_t>(values.shape(1));
     const auto s = static_cast<py::ssize_t>(result.n_signals);
     constexpr auto d = static_cast<py::ssize_t>(sizeof(double));
     auto* data = static_cast<double*>(const_cast<void*>(values.data())) + k;
@@ -139,7 +151,7 @@ void run_interruptibly(Work&& work, Poll&& poll, std::atomic<bool>& cancel) {
 PyResult simulate(const py::object& model_or_path, const py::object& params, std::optional<long long> instances,
                   const RunOptionArgs& args, const std::string& backend, int threads, const py::object& overrides,
                   const py::object& progress, const std::optional<std::string>& gpu_strategy,
-                  std::optional<long long> gpu_step_budget) {
+                  std::optional<long long> gpu_step_budget, bool keep_series) {
   api::LoadedModel model = model_from(model_or_path);
   api::SimulateRequest request;
   request.instances = instances.value_or(0);
@@ -148,6 +160,7 @@ PyResult simulate(const py::object& model_or_path, const py::object& params, std
   request.options = args.to_options(backend, threads);
   request.options.gpu_strategy = gpu_strategy;
   request.options.gpu_step_budget = gpu_step_budget;
+  request.keep_series = keep_series;
 
   std::atomic<bool> cancel{false};
   request.cancel = &cancel;
@@ -185,6 +198,10 @@ void bind_simulate(py::module_& m) {
       .def_readonly("stats", &PyResult::stats,
                     "Per-instance work: dict of (N,) arrays: steps, rejected, function_evaluations, "
                     "jacobian_evaluations, lu_factorizations (int64) and wall_seconds (float64).")
+      .def_readonly("kpis", &PyResult::kpis,
+                    "The model's named KPIs (its `kpis` section), computed on line: dict name -> (N,) float64, NaN "
+                    "for an instance that did not finish ok. Empty for a model without KPIs.")
+      .def_readonly("kpi_units", &PyResult::kpi_units, "dict name -> unit of each KPI ('m/s^2', 'N', '1', ...).")
       .def_property_readonly("signal_names", [](const PyResult& r) { return r.result.signal_names; },
                              "Names of the S signals, in order.")
       .def_property_readonly("status_names",
@@ -220,10 +237,10 @@ void bind_simulate(py::module_& m) {
          std::optional<double> h, std::optional<double> rtol, std::optional<double> atol, const std::string& backend,
          int threads, const py::object& overrides, const py::object& progress, std::optional<double> fac,
          std::optional<double> facmin, std::optional<double> facmax, std::optional<long long> max_steps,
-         std::optional<std::string> gpu_strategy, std::optional<long long> gpu_step_budget) {
+         std::optional<std::string> gpu_strategy, std::optional<long long> gpu_step_budget, bool keep_series) {
         const RunOptionArgs args{t_end, dt_out, h, rtol, atol, fac, facmin, facmax, max_steps, std::move(integrator)};
         return simulate(model, params, instances, args, backend, threads, overrides, progress, gpu_strategy,
-                        gpu_step_budget);
+                        gpu_step_budget, keep_series);
       },
       py::arg("model"), py::arg("params") = py::none(), py::arg("instances") = py::none(),
       py::arg("t_end") = py::none(), py::arg("dt_out") = py::none(), py::arg("integrator") = py::none(),
@@ -231,10 +248,11 @@ void bind_simulate(py::module_& m) {
       py::arg("backend") = "auto", py::arg("threads") = 0, py::arg("overrides") = py::none(),
       py::arg("progress") = py::none(), py::kw_only(), py::arg("fac") = py::none(), py::arg("facmin") = py::none(),
       py::arg("facmax") = py::none(), py::arg("max_steps") = py::none(), py::arg("gpu_strategy") = py::none(),
-      py::arg("gpu_step_budget") = py::none(),
+      py::arg("gpu_step_budget") = py::none(), py::arg("keep_series") = true,
       "simulate(model, params=None, instances=None, t_end=None, dt_out=None, integrator=None, h=None, rtol=None,\n"
       "         atol=None, backend='auto', threads=0, overrides=None, progress=None, *, fac=None, facmin=None,\n"
-      "         facmax=None, max_steps=None, gpu_strategy=None, gpu_step_budget=None) -> SimulationResult\n\n"
+      "         facmax=None, max_steps=None, gpu_strategy=None, gpu_step_budget=None, keep_series=True)\n"
+      "         -> SimulationResult\n\n"
       "Runs an ensemble of `model` (a LoadedModel or a path) like `myriad simulate`.\n"
       "params: per-instance parameters: a CSV path (the CLI's --params), a dict name -> (N,) array, (names, N x P\n"
       "  array) or a ParameterSet; row i goes to instance i. instances: N (default: the table's rows, else 1).\n"
@@ -242,6 +260,8 @@ void bind_simulate(py::module_& m) {
       "Unset run options come from the model's `simulation` block; a value given is checked as given (SettingError,\n"
       "a ValueError naming the setting). backend: auto | reference | cpu | cuda; threads: 0 for all cores.\n"
       "progress: callable(done, total) called from this thread while the run goes on.\n"
+      "keep_series: False keeps no time series (values has shape (N, 0, S)), only the model's named KPIs\n"
+      "  (result.kpis), computed on line: memory no longer grows with the output times.\n"
       "The interpreter lock is released while the run computes (other Python threads keep running); Ctrl-C\n"
       "cancels the run and raises KeyboardInterrupt once it has stopped. Model problems raise ModelFileError.");
 }
