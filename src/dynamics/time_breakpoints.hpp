@@ -27,6 +27,9 @@ MYRIAD_HD double next_time_breakpoint(const CompiledModel& model, const K& k, do
         consider(k[c + 1]);
         break;
       case kTfHalfSineBump:
+      case kTfHaversineBump:
+      case kTfSineSweep:
+      case kTfVelocitySweep:
         consider(k[c]);
         consider(k[c] + k[c + 1]);
         break;

@@ -31,6 +31,9 @@ const std::vector<TimeFunctionKeys>& time_function_keys() {
        {"speed"},
        {"class", "class_value", "gd_n0", "distance", "n_min", "n_max", "harmonics", "seed", "track", "coherence",
         "fade_in", "vary_by_instance"}},
+      {"haversine_bump", {"t0", "duration", "height"}, {}},
+      {"sine_sweep", {"amplitude", "f0", "f1", "t0", "duration"}, {}},
+      {"velocity_sweep", {"velocity", "f0", "f1", "t0", "duration"}, {}},
   };
   return kinds;
 }
@@ -50,6 +53,9 @@ Number* coefficient(TimeFunction& f, const std::string& key) {
   if (key == "to") return &f.to;
   if (key == "duration") return &f.duration;
   if (key == "height") return &f.height;
+  if (key == "f0") return &f.f0;
+  if (key == "f1") return &f.f1;
+  if (key == "velocity") return &f.velocity;
   return nullptr;
 }
 

@@ -68,7 +68,20 @@ struct Joint {
 
 // A function of time: value, first and second derivatives are all defined (see docs/model-format.md).
 struct TimeFunction {
-  enum class Kind { constant, step, ramp, sine, smooth_step, half_sine_bump, table, input, iso8608_road };
+  enum class Kind {
+    constant,
+    step,
+    ramp,
+    sine,
+    smooth_step,
+    half_sine_bump,
+    table,
+    input,
+    iso8608_road,
+    haversine_bump,
+    sine_sweep,
+    velocity_sweep
+  };
   Kind kind = Kind::constant;
   // Coefficients by kind (unused ones stay 0):
   //   constant: value
@@ -79,12 +92,16 @@ struct TimeFunction {
   //   half_sine_bump: t0, duration, height
   //   input: gain * u for the model input `input` (Model::inputs); `value` holds gain * the input's default, the
   //          value every batch run uses. Compiled as a constant whose one coefficient the stepping API rewrites.
+  //   haversine_bump: t0, duration, height         (height / 2)(1 - cos(2 pi (t - t0) / duration)) on the bump
+  //   sine_sweep: amplitude, f0, f1 [Hz], t0, duration        linear chirp of constant amplitude
+  //   velocity_sweep: velocity, f0, f1 [Hz], t0, duration     linear chirp of constant velocity amplitude
   //   iso8608_road: gd_n0 [m^3], speed [m/s], distance [m at t = 0], n_min, n_max [cycles/m], seed, coherence,
   //          fade_in [m]; plain `harmonics`, `track` (0 left, 1 right) and `instance` (set per instance by
   //          key_instance, so the phases are those of (seed, instance, track): dynamics/road_profile.hpp).
   Number t0{}, t1{}, value{}, before{}, after{}, slope{}, offset{}, amplitude{}, frequency{}, phase{}, from{}, to{},
       duration{}, height{};
   Number gd_n0{}, speed{}, distance{}, n_min{}, n_max{}, seed{}, coherence{}, fade_in{};
+  Number f0{}, f1{}, velocity{};
   int harmonics = 0;
   int track = 0;
   bool vary_by_instance = true;  // false: every instance gets the road of (seed, track) alone

@@ -9,7 +9,7 @@ template <class F>
 void for_each_number(TimeFunction& f, F&& visit) {
   for (Number* n : {&f.t0, &f.t1, &f.value, &f.before, &f.after, &f.slope, &f.offset, &f.amplitude, &f.frequency,
                     &f.phase, &f.from, &f.to, &f.duration, &f.height, &f.gd_n0, &f.speed, &f.distance, &f.n_min,
-                    &f.n_max, &f.seed, &f.coherence, &f.fade_in})
+                    &f.n_max, &f.seed, &f.coherence, &f.fade_in, &f.f0, &f.f1, &f.velocity})
     visit(*n);
   for (auto& point : f.table)
     for (auto& n : point) visit(n);

@@ -96,7 +96,7 @@ Numbers time_function_numbers(const TimeFunction& f) {
   Numbers result = {&f.t0,        &f.t1,        &f.value,  &f.before,   &f.after, &f.slope,    &f.offset,
                     &f.amplitude, &f.frequency, &f.phase,  &f.from,     &f.to,    &f.duration, &f.height,
                     &f.gd_n0,     &f.speed,     &f.distance, &f.n_min, &f.n_max, &f.seed,     &f.coherence,
-                    &f.fade_in};
+                    &f.fade_in,   &f.f0,        &f.f1,       &f.velocity};
   for (const auto& point : f.table)
     for (const Number& n : point) result.push_back(&n);
   return result;
@@ -137,6 +137,13 @@ void check_time_function(const Reporter& report, const TimeFunction& f, const st
                         ", t1 = " + number_text(f.t1.value) + ")",
                     {&f.t0, &f.t1});
       break;
+    case TimeFunction::Kind::sine_sweep:
+    case TimeFunction::Kind::velocity_sweep:
+      for (const auto& [key, n] : {std::make_pair("f0", &f.f0), std::make_pair("f1", &f.f1)})
+        if (!(n->value > 0.0))
+          report.fail(pointer + "/" + key, std::string(key) + " must be positive, got " + number_text(n->value), {n});
+      [[fallthrough]];
+    case TimeFunction::Kind::haversine_bump:
     case TimeFunction::Kind::half_sine_bump:
       if (!(f.duration.value > 0.0))
         report.fail(pointer + "/duration", "duration must be positive, got " + number_text(f.duration.value),

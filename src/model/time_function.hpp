@@ -16,6 +16,9 @@ enum TimeFunctionKind : int {
   kTfHalfSineBump = 5,
   kTfTable = 6,
   kTfIso8608Road = 7,  // TimeFunction::Kind::input compiles to kTfConstant, so 7 is free
+  kTfHaversineBump = 8,
+  kTfSineSweep = 9,
+  kTfVelocitySweep = 10,
 };
 
 // f(t), f'(t), f''(t).
@@ -27,7 +30,8 @@ struct TimeValue {
 //   constant [value]; step [t0, before, after]; ramp [t0, slope, offset];
 //   sine [amplitude, angular frequency 2 pi f, phase, offset]; smooth_step [t0, t1, from, to];
 //   half_sine_bump [t0, duration, height]; table [t_0, v_0, t_1, v_1, ...] with `points` pairs;
-//   iso8608_road: model/road_profile.hpp's layout with `points` harmonics.
+//   iso8608_road: model/road_profile.hpp's layout with `points` harmonics; haversine_bump [t0, duration, height];
+//   sine_sweep [t0, duration, amplitude, f0, f1]; velocity_sweep [t0, duration, velocity, f0, f1].
 // O(1) for all kinds but table and iso8608_road, O(points) for those.
 // `c` is anything indexable by int that yields double (a pointer, or a view into an instance's constants).
 template <class C>
@@ -66,6 +70,29 @@ MYRIAD_HD TimeValue evaluate_time_function(int kind, const C& c, int points, dou
       return {va + slope * (t - ta), slope, 0.0};
     }
     case kTfIso8608Road: return evaluate_road_profile<C, TimeValue>(c, points, t);
+    case kTfHaversineBump: {
+      // (H/2)(1 - cos(2 pi tau)), tau = (t - t0)/duration (shared/notes/suspension-notes.md, "Discrete inputs").
+      const double t0 = c[0], duration = c[1], half = 0.5 * c[2];
+      if (t < t0 || t > t0 + duration) return {0.0, 0.0, 0.0};
+      const double w = 2.0 * kPi / duration, arg = w * (t - t0);
+      return {half * (1.0 - scalar_cos(arg)), half * w * scalar_sin(arg), half * w * w * scalar_cos(arg)};
+    }
+    case kTfSineSweep:
+    case kTfVelocitySweep: {
+      // Linear chirp: phase phi = 2 pi (f0 tau + (f1 - f0) tau^2 / (2 D)), tau = t - t0 on [0, D]. A constant-
+      // velocity sweep scales the sine by 1 / phi' so that its rate's amplitude stays `velocity` (as four-post rigs
+      // run); derivatives by the product rule with phi''' = 0.
+      const double t0 = c[0], duration = c[1], scale = c[2], f0 = c[3], f1 = c[4];
+      if (t < t0 || t > t0 + duration) return {0.0, 0.0, 0.0};
+      const double tau = t - t0, slope = (f1 - f0) / duration;
+      const double phase = 2.0 * kPi * (f0 * tau + 0.5 * slope * tau * tau);
+      const double dphi = 2.0 * kPi * (f0 + slope * tau), ddphi = 2.0 * kPi * slope;
+      const double s = scalar_sin(phase), co = scalar_cos(phase);
+      const double ds = co * dphi, dds = -s * dphi * dphi + co * ddphi;
+      if (kind == kTfSineSweep) return {scale * s, scale * ds, scale * dds};
+      const double g = 1.0 / dphi, dg = -ddphi * g * g, ddg = 2.0 * ddphi * ddphi * g * g * g;
+      return {scale * g * s, scale * (dg * s + g * ds), scale * (ddg * s + 2.0 * dg * ds + g * dds)};
+    }
     default: return {0.0, 0.0, 0.0};
   }
 }

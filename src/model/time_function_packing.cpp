@@ -25,6 +25,15 @@ int pack_time_function(const TimeFunction& f, std::vector<double>& out) {
       for (const auto& point : f.table) out.insert(out.end(), {point[0].value, point[1].value});
       return static_cast<int>(f.table.size());
     case TimeFunction::Kind::iso8608_road: return pack_road_profile(f, out);
+    case TimeFunction::Kind::haversine_bump:
+      out.insert(out.end(), {f.t0.value, f.duration.value, f.height.value});
+      return 0;
+    case TimeFunction::Kind::sine_sweep:
+      out.insert(out.end(), {f.t0.value, f.duration.value, f.amplitude.value, f.f0.value, f.f1.value});
+      return 0;
+    case TimeFunction::Kind::velocity_sweep:
+      out.insert(out.end(), {f.t0.value, f.duration.value, f.velocity.value, f.f0.value, f.f1.value});
+      return 0;
   }
   return 0;
 }
@@ -39,6 +48,9 @@ int packed_time_function_kind(const TimeFunction& f) {
   switch (f.kind) {
     case TimeFunction::Kind::input: return kTfConstant;
     case TimeFunction::Kind::iso8608_road: return kTfIso8608Road;
+    case TimeFunction::Kind::haversine_bump: return kTfHaversineBump;
+    case TimeFunction::Kind::sine_sweep: return kTfSineSweep;
+    case TimeFunction::Kind::velocity_sweep: return kTfVelocitySweep;
     default: return static_cast<int>(f.kind);
   }
 }
