@@ -33,9 +33,17 @@ MYRIAD_HD double next_time_breakpoint(const CompiledModel& model, const K& k, do
         consider(k[c]);
         consider(k[c] + k[c + 1]);
         break;
-      case kTfTable:
-        for (int p = 0; p < f.points; ++p) consider(k[c + 2 * p]);
+      case kTfTable: {
+        // The first point after t, by bisection (a road profile's thousands of points).
+        if (f.points == 0 || k[c + 2 * (f.points - 1)] <= t) break;
+        int below = -1, at = f.points - 1;  // k[c + 2 at] > t; k[c + 2 below] <= t or below = -1
+        while (at - below > 1) {
+          const int mid = (below + at) / 2;
+          if (k[c + 2 * mid] > t) at = mid; else below = mid;
+        }
+        consider(k[c + 2 * at]);
         break;
+      }
       case kTfIso8608Road: {
         // The fade-in's ends, where x = speed t + distance crosses 0 and fade_in (its second derivative jumps).
         const double speed = k[c + kRoadSpeed], fade = k[c + kRoadFadeIn];

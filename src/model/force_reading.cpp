@@ -5,6 +5,7 @@
 #include <tuple>
 
 #include "model/model_limits.hpp"
+#include "model/profile_file.hpp"
 #include "model/road_packing.hpp"
 
 namespace myriad {
@@ -34,6 +35,7 @@ const std::vector<TimeFunctionKeys>& time_function_keys() {
       {"haversine_bump", {"t0", "duration", "height"}, {}},
       {"sine_sweep", {"amplitude", "f0", "f1", "t0", "duration"}, {}},
       {"velocity_sweep", {"velocity", "f0", "f1", "t0", "duration"}, {}},
+      {"profile", {"file", "speed"}, {"distance"}},
   };
   return kinds;
 }
@@ -249,6 +251,14 @@ TimeFunction read_time_function(const JsonNode& node, const ReadContext& context
   }
   if (f.kind == TimeFunction::Kind::iso8608_road) {
     read_road(node, f, context);
+    return f;
+  }
+  if (f.kind == TimeFunction::Kind::profile) {
+    const JsonNode file = node.at("file");
+    f.file = resolve_beside(node.file(), file.as_string());
+    f.table = read_profile_file(f.file, file);
+    f.speed = read_number(node.at("speed"), context);
+    f.distance = read_optional_number(node, "distance", 0.0, context);
     return f;
   }
   for (const std::string& key : keys.required) *coefficient(f, key) = read_number(node.at(key), context);

@@ -80,7 +80,8 @@ struct TimeFunction {
     iso8608_road,
     haversine_bump,
     sine_sweep,
-    velocity_sweep
+    velocity_sweep,
+    profile
   };
   Kind kind = Kind::constant;
   // Coefficients by kind (unused ones stay 0):
@@ -95,6 +96,8 @@ struct TimeFunction {
   //   haversine_bump: t0, duration, height         (height / 2)(1 - cos(2 pi (t - t0) / duration)) on the bump
   //   sine_sweep: amplitude, f0, f1 [Hz], t0, duration        linear chirp of constant amplitude
   //   velocity_sweep: velocity, f0, f1 [Hz], t0, duration     linear chirp of constant velocity amplitude
+  //   profile: a measured road, `table` holding (distance [m], height [m]) read from `file`, run at `speed` from
+  //          `distance` at t = 0; compiled as the time table t_k = (x_k - distance) / speed
   //   iso8608_road: gd_n0 [m^3], speed [m/s], distance [m at t = 0], n_min, n_max [cycles/m], seed, coherence,
   //          fade_in [m]; plain `harmonics`, `track` (0 left, 1 right) and `instance` (set per instance by
   //          key_instance, so the phases are those of (seed, instance, track): dynamics/road_profile.hpp).
@@ -106,7 +109,8 @@ struct TimeFunction {
   int track = 0;
   bool vary_by_instance = true;  // false: every instance gets the road of (seed, track) alone
   long long instance = 0;
-  std::vector<std::array<Number, 2>> table;  // table: (t, value) points, strictly increasing t
+  std::vector<std::array<Number, 2>> table;  // table: (t, value) points, strictly increasing t; profile: (x, z)
+  std::string file;                          // profile: the file it was read from, as resolved
   int input = -1;     // input: index into Model::inputs
   double gain = 1.0;  // input: the factor on u (a plain number)
 };

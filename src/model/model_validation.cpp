@@ -155,6 +155,10 @@ void check_time_function(const Reporter& report, const TimeFunction& f, const st
     case TimeFunction::Kind::iso8608_road:
       check_road(report, f, pointer);
       break;
+    case TimeFunction::Kind::profile:
+      if (!(f.speed.value > 0.0))
+        report.fail(pointer + "/speed", "speed must be positive, got " + number_text(f.speed.value), {&f.speed});
+      break;
     default:
       break;
   }

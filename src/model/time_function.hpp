@@ -63,8 +63,12 @@ MYRIAD_HD TimeValue evaluate_time_function(int kind, const C& c, int points, dou
       if (t <= c[0]) return {c[1], 0.0, 0.0};
       const int last = points - 1;
       if (t >= c[2 * last]) return {c[2 * last + 1], 0.0, 0.0};
-      int k = 0;
-      while (k + 1 < last && t >= c[2 * (k + 1)]) ++k;
+      // Bisection for k with t_k <= t < t_{k+1}: a measured road profile has thousands of points.
+      int k = 0, above = last;
+      while (above - k > 1) {
+        const int mid = (k + above) / 2;
+        if (t >= c[2 * mid]) k = mid; else above = mid;
+      }
       const double ta = c[2 * k], va = c[2 * k + 1], tb = c[2 * k + 2], vb = c[2 * k + 3];
       const double slope = (vb - va) / (tb - ta);
       return {va + slope * (t - ta), slope, 0.0};

@@ -34,6 +34,11 @@ int pack_time_function(const TimeFunction& f, std::vector<double>& out) {
     case TimeFunction::Kind::velocity_sweep:
       out.insert(out.end(), {f.t0.value, f.duration.value, f.velocity.value, f.f0.value, f.f1.value});
       return 0;
+    case TimeFunction::Kind::profile:
+      // The wheel is at x = distance + speed t: point k is passed at t_k = (x_k - distance) / speed (> 0).
+      for (const auto& point : f.table)
+        out.insert(out.end(), {(point[0].value - f.distance.value) / f.speed.value, point[1].value});
+      return static_cast<int>(f.table.size());
   }
   return 0;
 }
@@ -51,6 +56,7 @@ int packed_time_function_kind(const TimeFunction& f) {
     case TimeFunction::Kind::haversine_bump: return kTfHaversineBump;
     case TimeFunction::Kind::sine_sweep: return kTfSineSweep;
     case TimeFunction::Kind::velocity_sweep: return kTfVelocitySweep;
+    case TimeFunction::Kind::profile: return kTfTable;
     default: return static_cast<int>(f.kind);
   }
 }

@@ -1,13 +1,18 @@
-// Discrete road and rig inputs (issue 17, item 4): the haversine bump, the constant-amplitude sine sweep and the
-// constant-velocity sweep (shared/notes/suspension-notes.md, "Discrete inputs"): their values against the
+// Discrete road and rig inputs (issue 17, item 4): the haversine bump, the constant-amplitude sine sweep, the
+// constant-velocity sweep and a measured profile file (shared/notes/suspension-notes.md, "Discrete inputs"): their values against the
 // formulas, their rates and accelerations against differences of the values, the sweeps' instantaneous
 // frequency and the velocity sweep's constant rate amplitude, their breakpoints, and refusals by name.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 #include <string>
 
+#include "model/model_loader.hpp"
 #include "model/refusal_support.hpp"
 #include "model/time_function_packing.hpp"
 
@@ -109,6 +114,74 @@ TEST(RoadInputs, BadInputsAreRefusedByName) {
       {"positive"}));
   EXPECT_TRUE(text_refused(model(R"({"type": "velocity_sweep", "velocity": 1, "f0": 1, "f1": 2, "t0": 0})"),
                            f + "/duration", {"missing required key"}));
+}
+
+}  // namespace
+}  // namespace myriad
+
+namespace myriad {
+namespace {
+
+namespace fs = std::filesystem;
+
+// A model whose tire follows `function`, written beside a profile in a fresh folder; returns the model's path.
+fs::path write_profile_model(const std::string& profile_text, const std::string& function) {
+  const fs::path dir = fs::temp_directory_path() / ("myriad_profile_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  std::ofstream(dir / "road.csv") << profile_text;
+  nlohmann::ordered_json m = testing::pendulum_model();
+  m["forces"] = nlohmann::ordered_json::parse(
+      R"([{"name": "tire", "type": "tsda", "body1": "bob", "body2": "ground", "stiffness": 100,
+           "motion2": {"direction": [0, 1, 0], "function": )" + function + "}}]");
+  std::ofstream(dir / "model.json") << m.dump();
+  return dir / "model.json";
+}
+
+// The profile is read beside the model file and run at `speed` from `distance`: the height under the wheel at t is
+// the linear interpolation at x = distance + speed t, flat beyond the ends; the header and comments are skipped.
+TEST(RoadProfile, AMeasuredProfileIsRunAtItsSpeedFromItsStartingDistance) {
+  const fs::path file = write_profile_model("distance,height\n# a ramp and a step down\n0, 0\n2, 0.02\n2.5 0.02\n3,0\n",
+                                            R"({"type": "profile", "file": "road.csv", "speed": 10, "distance": -1})");
+  const Model model = load_model_file(file.string());
+  const TimeFunction& f = model.forces[0].end2.motion;
+  ASSERT_EQ(f.table.size(), 4u);
+  EXPECT_EQ(f.file, (file.parent_path() / "road.csv").string());
+  const auto height = [&](double x) {  // the profile, interpolated here
+    if (x <= 0) return 0.0;
+    if (x <= 2) return 0.01 * x;
+    if (x <= 2.5) return 0.02;
+    if (x <= 3) return 0.02 - 0.04 * (x - 2.5);
+    return 0.0;
+  };
+  for (double t : {0.0, 0.05, 0.15, 0.29, 0.32, 0.36, 0.5}) {
+    const TimeValue v = evaluate_time_function(f, t);
+    EXPECT_NEAR(v.value, height(-1 + 10 * t), 1e-15) << t;
+  }
+  EXPECT_NEAR(evaluate_time_function(f, 0.2).rate, 0.1, 1e-12) << "slope 0.01 at 10 m/s";
+  fs::remove_all(file.parent_path());
+}
+
+TEST(RoadProfile, BadProfilesAreRefusedWithTheFileTheLineAndTheReason) {
+  const std::string function = R"({"type": "profile", "file": "road.csv", "speed": 10})";
+  const auto refused = [&](const std::string& text, const std::vector<std::string>& parts) {
+    const fs::path file = write_profile_model(text, function);
+    const auto result = testing::throws_model_error([&] { load_model_file(file.string()); }, file.string(),
+                                                    "/forces/0/motion2/function/file", parts);
+    fs::remove_all(file.parent_path());
+    return result;
+  };
+  EXPECT_TRUE(refused("0,0\n1,0.1\n1,0.2\n", {"road.csv' line 3", "strictly increasing"}));
+  EXPECT_TRUE(refused("0,0\n1,abc\n", {"line 2", "not two numbers"}));
+  EXPECT_TRUE(refused("0,0\n1,0.1,5\n", {"line 2", "expected 2 fields"}));
+  EXPECT_TRUE(refused("0,0\n", {"at least 2 points"}));
+  EXPECT_TRUE(refused("0,0\n1,inf\n", {"line 2", "finite"}));
+  const fs::path file = write_profile_model("0,0\n1,0\n", R"({"type": "profile", "file": "nowhere.csv", "speed": 10})");
+  EXPECT_TRUE(testing::throws_model_error([&] { load_model_file(file.string()); }, file.string(),
+                                          "/forces/0/motion2/function/file", {"nowhere.csv", "cannot open"}));
+  const fs::path slow = write_profile_model("0,0\n1,0\n", R"({"type": "profile", "file": "road.csv", "speed": 0})");
+  EXPECT_TRUE(testing::throws_model_error([&] { load_model_file(slow.string()); }, slow.string(),
+                                          "/forces/0/motion2/function/speed", {"positive"}));
+  fs::remove_all(file.parent_path());
 }
 
 }  // namespace
