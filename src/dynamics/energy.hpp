@@ -63,6 +63,7 @@ MYRIAD_HD S potential_energy(const CompiledModel& model, const K& k, double t, c
       // A one-sided spring stores energy only on its side (the cut of its damping stores none).
       const bool stores = f.acts == 0 || (f.acts == 1 && value_of(stretch) < 0.0) ||
                           (f.acts == 2 && value_of(stretch) > 0.0);
+      if (stores) energy -= S(k[c + kTsdaPreload]) * stretch;  // the preload's potential: -P (l - l0)
       if (stores && f.spring_points > 0) {  // the table's integral, whose derivative is the table's force
         const ConstantsView<K> table{k, f.spring_table};
         const double x = value_of(stretch);

@@ -81,7 +81,8 @@ MYRIAD_HD TsdaState<S> tsda_state(const CompiledModel& model, const K& k, const 
                                        : S(k[c + kTsdaStiffness]) * stretch;
   const S damper = f.damper_points > 0 ? table_force(ConstantsView<K>{k, f.damper_table}, f.damper_points, s.rate)
                                        : S(k[c + kTsdaDamping]) * s.rate;
-  s.tension = spring + damper + actuator_input<S>(model, k, f.actuator, t);
+  // A preload pushes the ends apart with a constant force (a strut's installed spring force at l = l0).
+  s.tension = spring + damper - S(k[c + kTsdaPreload]) + actuator_input<S>(model, k, f.actuator, t);
   // A one-sided element (ForceElement::acts) acts only on its side of the free length (a tire in contact, a
   // rope taut) and then never with the other sign (a tire's damper does not pull it back to the road). The cut
   // is on values, so a Dual tension keeps its derivatives where the element acts and has none where it does not:

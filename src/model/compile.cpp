@@ -119,6 +119,7 @@ void lay_out(const Model& model, CompiledModel* compiled, std::vector<double>& k
         k.insert(k.end(), {f.stiffness.value, f.damping.value, f.free_length.value});
         append(k, unit_vector3(f.end1.motion_direction));
         append(k, unit_vector3(f.end2.motion_direction));
+        k.push_back(f.preload.value);
         if (f.end1.moves) c.motion1 = add_time_function(f.end1.motion, force_pointer(as_int(i)) + "/motion1");
         if (f.end2.moves) c.motion2 = add_time_function(f.end2.motion, force_pointer(as_int(i)) + "/motion2");
         c.spring_table = as_int(k.size());

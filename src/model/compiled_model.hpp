@@ -31,7 +31,7 @@ enum BodyConstant : int {
   kBodyConstantCount = 10,
 };
 
-// Force constants blocks. TSDA: two points (body frames), k, c, l0, directions of ground-point motion.
+// Force constants blocks. TSDA: two points (body frames), k, c, l0, directions of ground-point motion, preload.
 enum TsdaConstant : int {
   kTsdaPoint1 = 0,
   kTsdaPoint2 = 3,
@@ -40,7 +40,8 @@ enum TsdaConstant : int {
   kTsdaFreeLength = 8,
   kTsdaDirection1 = 9,
   kTsdaDirection2 = 12,
-  kTsdaConstantCount = 15,
+  kTsdaPreload = 15,
+  kTsdaConstantCount = 16,
 };
 enum RsdaConstant : int { kRsdaStiffness = 0, kRsdaDamping = 1, kRsdaZeroAngle = 2, kRsdaConstantCount = 3 };
 

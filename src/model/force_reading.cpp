@@ -107,7 +107,8 @@ ForceElement read_force(const JsonNode& node, int index, ReadContext& context) {
   switch (force.type) {
     case ForceType::tsda:
       node.allow_keys({"name", "type", "body1", "point1", "body2", "point2", "stiffness", "damping",
-                       "free_length", "actuator", "motion1", "motion2", "acts", "spring_table", "damper_table"},
+                       "free_length", "actuator", "motion1", "motion2", "acts", "spring_table", "damper_table",
+                       "preload"},
                       "a tsda");
       break;
     case ForceType::rsda:
@@ -145,8 +146,10 @@ ForceElement read_force(const JsonNode& node, int index, ReadContext& context) {
   if (force.type != ForceType::joint_actuator) {
     force.stiffness = read_optional_number(node, "stiffness", 0.0, context);
     force.damping = read_optional_number(node, "damping", 0.0, context);
-    if (force.type == ForceType::tsda)
+    if (force.type == ForceType::tsda) {
       force.free_length = read_optional_number(node, "free_length", 0.0, context);
+      force.preload = read_optional_number(node, "preload", 0.0, context);
+    }
     if (force.type == ForceType::rsda)
       force.zero_angle = read_optional_number(node, "zero_angle", 0.0, context);
     force.has_actuator = node.has("actuator");

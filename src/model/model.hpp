@@ -142,9 +142,10 @@ enum class TsdaActs { both, compression, tension };
 struct ForceElement {
   std::string name;
   ForceType type = ForceType::tsda;
-  // tsda: translational spring-damper-actuator between two points; tension f = k (l - l0) + c l' + actuator(t)
+  // tsda: translational spring-damper-actuator between two points;
+  // tension f = k (l - l0) + c l' - preload + actuator(t) (preload > 0 pushes the ends apart at l = l0)
   BodyPoint end1{}, end2{};
-  Number stiffness{}, damping{}, free_length{};
+  Number stiffness{}, damping{}, free_length{}, preload{};
   bool has_actuator = false;
   TimeFunction actuator{};
   // tsda: the spring's and the damper's force as piecewise-linear tables instead of stiffness and damping:

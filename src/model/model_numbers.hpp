@@ -62,6 +62,7 @@ void for_each_number(Model& model, F&& visit) {
     visit(f.stiffness);
     visit(f.damping);
     visit(f.free_length);
+    visit(f.preload);
     visit(f.zero_angle);
     for (auto* table : {&f.spring_table, &f.damper_table})
       for (auto& point : *table)

@@ -277,7 +277,8 @@ void check_force(const Reporter& report, const Model& model, const ForceElement&
                  const std::string& pointer) {
   for (const auto& scalar :
        {std::make_pair("/stiffness", &force.stiffness), std::make_pair("/damping", &force.damping),
-        std::make_pair("/free_length", &force.free_length), std::make_pair("/zero_angle", &force.zero_angle)})
+        std::make_pair("/free_length", &force.free_length), std::make_pair("/zero_angle", &force.zero_angle),
+        std::make_pair("/preload", &force.preload)})
     report.require_finite(pointer + scalar.first, {scalar.second});
   if (force.has_actuator)
     check_time_function(report, force.actuator,

@@ -96,6 +96,7 @@ TsdaState tsda_state_of(const Model& model, const TreeState& s, int force, doubl
   const double stretch = out.length - f.free_length.value;
   out.tension = (f.spring_table.empty() ? f.stiffness.value * stretch : table_at(f.spring_table, stretch)) +
                 (f.damper_table.empty() ? f.damping.value * out.length_rate : table_at(f.damper_table, out.length_rate));
+  out.tension -= f.preload.value;  // pushes the ends apart
   if (f.has_actuator) out.tension += evaluate_time_function(f.actuator, t).value;
   // One-sided: only while compressed and pushing (a tire on the road), or stretched and pulling (a taut rope).
   if (f.acts == TsdaActs::compression && !(stretch < 0.0 && out.tension <= 0.0)) out.tension = 0.0;
@@ -243,6 +244,7 @@ double potential_energy(const Model& model, double t, const VectorXd& q) {
                                                             : stretch;
       energy += f.spring_table.empty() ? 0.5 * f.stiffness.value * stored * stored
                                        : (stored == 0.0 ? 0.0 : table_energy(f.spring_table, stored));
+      energy -= f.preload.value * stored;  // the preload's potential, -P (l - l0), where the spring acts
     } else if (f.type == ForceType::rsda) {
       const int j = rsda_joint(model, f);
       const double deflection = q[layout.q_index[j]] - rsda_zero_angle(model, k);
