@@ -75,6 +75,8 @@ MYRIAD_HD S potential_energy(const CompiledModel& model, const K& k, double t, c
     } else if (f.type == 1) {
       const S deflection = q[model.joints[f.joint].q_index] - S(k[c + kRsdaZeroAngle]);
       energy += S(0.5) * S(k[c + kRsdaStiffness]) * deflection * deflection;
+    } else if (f.type == 3) {
+      energy += bushing_energy(k, f, bushing_state(w, k, f));
     }
   }
   return energy;

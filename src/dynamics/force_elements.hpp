@@ -1,6 +1,7 @@
 #pragma once
 // Force elements (docs/model-format.md, "Force elements") turned into body spatial forces and joint forces,
 // after tree_kinematics has run. O(number of force elements).
+#include "dynamics/bushing.hpp"
 #include "dynamics/force_table.hpp"
 #include "dynamics/tree_kinematics.hpp"
 #include "model/time_function.hpp"
@@ -138,6 +139,20 @@ MYRIAD_HD void applied_forces(const CompiledModel& model, const K& k, const T& t
       case 2:  // joint actuator
         w.tau[model.joints[f.joint].v_index + f.index] += actuator_input<S>(model, k, f.actuator, t);
         break;
+      case 3: {  // bushing: F and M on body 1 (F at the point coincident with o2), -F at o2 and -M on body 2
+        const BushingState<S> s = bushing_state(w, k, f);
+        Vec3<S> F_W, M_W;
+        bushing_load(k, f, s, F_W, M_W);
+        if (f.body1 >= 0) {
+          add_point_force(w, f.body1, s.o2, F_W);
+          w.f_ext[f.body1] += Force<S>{transpose_times(w.X_world[f.body1].R, M_W), Vec3<S>::zero()};
+        }
+        if (f.body2 >= 0) {
+          add_point_force(w, f.body2, s.o2, -F_W);
+          w.f_ext[f.body2] += Force<S>{transpose_times(w.X_world[f.body2].R, -M_W), Vec3<S>::zero()};
+        }
+        break;
+      }
       default: break;
     }
   }

@@ -137,6 +137,18 @@ void lay_out(const Model& model, CompiledModel* compiled, std::vector<double>& k
         break;
       }
       case ForceType::joint_actuator: break;
+      case ForceType::bushing: {
+        c.body1 = tree(f.end1.body);
+        c.body2 = tree(f.end2.body);
+        const Transform<double> X1 = frame_transform(f.frame1), X2 = frame_transform(f.frame2);
+        append(k, X1.R);
+        append(k, X1.p);
+        append(k, X2.R);
+        append(k, X2.p);
+        for (const Number& n : f.bushing_stiffness) k.push_back(n.value);
+        for (const Number& n : f.bushing_damping) k.push_back(n.value);
+        break;
+      }
     }
     if (f.has_actuator || f.type == ForceType::joint_actuator)
       c.actuator = add_time_function(

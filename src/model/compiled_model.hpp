@@ -43,6 +43,17 @@ enum TsdaConstant : int {
   kTsdaPreload = 15,
   kTsdaConstantCount = 16,
 };
+// Bushing: frame 1 in body 1 (R_B1F1 row-major, p_B1F1), frame 2 in body 2, stiffness and damping (x, y, z,
+// rx, ry, rz along frame 1's axes).
+enum BushingConstant : int {
+  kBushingRotation1 = 0,
+  kBushingOrigin1 = 9,
+  kBushingRotation2 = 12,
+  kBushingOrigin2 = 21,
+  kBushingStiffness = 24,
+  kBushingDamping = 30,
+  kBushingConstantCount = 36,
+};
 enum RsdaConstant : int { kRsdaStiffness = 0, kRsdaDamping = 1, kRsdaZeroAngle = 2, kRsdaConstantCount = 3 };
 
 struct CompiledJoint {

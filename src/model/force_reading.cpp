@@ -4,6 +4,7 @@
 #include <string>
 #include <tuple>
 
+#include "model/joint_reading.hpp"
 #include "model/model_limits.hpp"
 #include "model/profile_file.hpp"
 #include "model/road_packing.hpp"
@@ -94,6 +95,24 @@ BodyPoint read_end(const JsonNode& node, const std::string& suffix, const ReadCo
   return end;
 }
 
+// A bushing's bodies, frames (default: the body frame) and six stiffnesses and dampings (default 0).
+void read_bushing(const JsonNode& node, ForceElement& force, const ReadContext& context) {
+  force.end1.body = resolve_name(node.at("body1"), context.bodies, true);
+  force.end2.body = resolve_name(node.at("body2"), context.bodies, true);
+  if (force.end1.body == force.end2.body)
+    node.at("body2").fail("a bushing joins two different bodies, and both ends are on '" +
+                          node.at("body1").as_string() + "'");
+  if (node.has("frame1")) force.frame1 = read_frame(node.at("frame1"), context);
+  if (node.has("frame2")) force.frame2 = read_frame(node.at("frame2"), context);
+  const char* what = "numbers [x, y, z, rx, ry, rz] (N/m, N m/rad; damping N s/m, N m s/rad)";
+  for (const auto& [key, target] : {std::make_pair("stiffness", &force.bushing_stiffness),
+                                    std::make_pair("damping", &force.bushing_damping)}) {
+    if (!node.has(key)) continue;
+    const std::vector<Number> values = read_numbers(node.at(key), 6, what, context);
+    for (int i = 0; i < 6; ++i) (*target)[static_cast<size_t>(i)] = values[static_cast<size_t>(i)];
+  }
+}
+
 // The joint a rsda or joint_actuator acts on.
 int read_joint_reference(const JsonNode& node, const ReadContext& context) {
   return resolve_name(node.at("joint"), context.joints);
@@ -103,7 +122,7 @@ ForceElement read_force(const JsonNode& node, int index, ReadContext& context) {
   node.expect_object();
   ForceElement force;
   force.type =
-      static_cast<ForceType>(read_choice(node.at("type"), {"tsda", "rsda", "joint_actuator"}, "force type"));
+      static_cast<ForceType>(read_choice(node.at("type"), {"tsda", "rsda", "joint_actuator", "bushing"}, "force type"));
   switch (force.type) {
     case ForceType::tsda:
       node.allow_keys({"name", "type", "body1", "point1", "body2", "point2", "stiffness", "damping",
@@ -119,8 +138,15 @@ ForceElement read_force(const JsonNode& node, int index, ReadContext& context) {
     case ForceType::joint_actuator:
       node.allow_keys({"name", "type", "joint", "index", "function"}, "a joint_actuator");
       break;
+    case ForceType::bushing:
+      node.allow_keys({"name", "type", "body1", "frame1", "body2", "frame2", "stiffness", "damping"}, "a bushing");
+      break;
   }
   force.name = read_entry_name(node, context.forces, index);
+  if (force.type == ForceType::bushing) {
+    read_bushing(node, force, context);
+    return force;
+  }
 
   if (force.type == ForceType::tsda) {
     force.end1 = read_end(node, "1", context);

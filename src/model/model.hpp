@@ -135,7 +135,7 @@ struct BodyPoint {
   TimeFunction motion{};
 };
 
-enum class ForceType { tsda, rsda, joint_actuator };
+enum class ForceType { tsda, rsda, joint_actuator, bushing };
 
 enum class TsdaActs { both, compression, tension };
 
@@ -162,6 +162,11 @@ struct ForceElement {
   Number zero_angle{};
   // rsda: true takes the deflection at t = 0 as the shortest angle (zero_angle shifted by whole turns).
   bool shortest_initial_deflection = true;
+  // bushing: a linear six-axis spring-damper between frame1 on end1.body and frame2 on end2.body (body -1 =
+  // ground, frame in the world): translational stiffness and damping along frame 1's axes, then rotational about
+  // them (dynamics/bushing.hpp).
+  Frame frame1{}, frame2{};
+  std::array<Number, 6> bushing_stiffness{}, bushing_damping{};
 };
 
 enum class OutputKind {

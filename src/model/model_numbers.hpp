@@ -68,6 +68,10 @@ void for_each_number(Model& model, F&& visit) {
       for (auto& point : *table)
         for (auto& n : point) visit(n);
     for_each_number(f.actuator, visit);
+    for_each_number(f.frame1, visit);
+    for_each_number(f.frame2, visit);
+    for (auto& n : f.bushing_stiffness) visit(n);
+    for (auto& n : f.bushing_damping) visit(n);
   }
   for (Output& o : model.outputs)
     for (auto& n : o.point) visit(n);

@@ -283,6 +283,22 @@ void check_force(const Reporter& report, const Model& model, const ForceElement&
   if (force.has_actuator)
     check_time_function(report, force.actuator,
                         pointer + (force.type == ForceType::joint_actuator ? "/function" : "/actuator"));
+  if (force.type == ForceType::bushing) {
+    check_rotation(report, force.frame1.rotation, pointer + "/frame1/rotation");
+    check_rotation(report, force.frame2.rotation, pointer + "/frame2/rotation");
+    report.require_finite(pointer + "/frame1/origin", numbers_of(force.frame1.origin));
+    report.require_finite(pointer + "/frame2/origin", numbers_of(force.frame2.origin));
+    for (const auto& [key, values] : {std::make_pair("/stiffness", &force.bushing_stiffness),
+                                      std::make_pair("/damping", &force.bushing_damping)})
+      for (size_t i = 0; i < 6; ++i) {
+        const Number& n = (*values)[i];
+        report.require_finite(pointer + key + "/" + std::to_string(i), {&n});
+        if (n.value < 0.0)
+          report.fail(pointer + key + "/" + std::to_string(i),
+                      std::string(key + 1) + " must not be negative, got " + number_text(n.value), {&n});
+      }
+    return;
+  }
   if (force.type != ForceType::tsda) return;
   for (const auto& [table, key, symbol] : {std::make_tuple(&force.spring_table, "/spring_table", "l - l0"),
                                            std::make_tuple(&force.damper_table, "/damper_table", "dl/dt")}) {

@@ -97,9 +97,10 @@ void read_spring_signal(const JsonNode& node, Output& output, const ReadContext&
   const ForceElement& force = (*context.force_list)[static_cast<size_t>(output.force)];
   if (output.kind == OutputKind::spring_length && force.type != ForceType::tsda)
     force_node.fail("spring_length needs a tsda, and force '" + force.name + "' is not one");
-  if (output.kind == OutputKind::spring_force && force.type == ForceType::joint_actuator)
-    force_node.fail("spring_force needs a tsda or a rsda, and force '" + force.name +
-                    "' is a joint_actuator");
+  if (output.kind == OutputKind::spring_force &&
+      (force.type == ForceType::joint_actuator || force.type == ForceType::bushing))
+    force_node.fail("spring_force needs a tsda or a rsda, and force '" + force.name + "' is a " +
+                    (force.type == ForceType::bushing ? "bushing" : "joint_actuator"));
 }
 
 }  // namespace

@@ -154,6 +154,75 @@ double rsda_torque(const Model& model, int force, double t, const VectorXd& q, c
   return torque;
 }
 
+namespace {
+
+// A bushing's frames, deflections and load (the reference's own: Eigen's angle-axis for the relative rotation,
+// the inverse right Jacobian written out; the fast path's is dynamics/bushing.hpp).
+struct BushingLoad {
+  Vector3d o2, d, theta, force_W, moment_W;  // force and moment on body 1 (body 2 gets their negatives at o2)
+};
+
+Matrix3d hat(const Vector3d& a) {
+  Matrix3d m;
+  m << 0.0, -a.z(), a.y(), a.z(), 0.0, -a.x(), -a.y(), a.x(), 0.0;
+  return m;
+}
+
+BushingLoad bushing_load_of(const ForceElement& f, const TreeState& s) {
+  const auto frame = [&](int body, const Frame& F, Matrix3d& R, Vector3d& o, Vector3d& v, Vector3d& w) {
+    const Transform<double> X_BF = frame_transform(F);
+    Matrix3d R_BF;
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j) R_BF(i, j) = X_BF.R.m[i][j];
+    const Vector3d p_BF(X_BF.p.x, X_BF.p.y, X_BF.p.z);
+    if (body < 0) {
+      R = R_BF, o = p_BF, v.setZero(), w.setZero();
+      return;
+    }
+    const auto& b = s.bodies[static_cast<size_t>(body)];
+    R = b.R_WB * R_BF;
+    o = b.p_WBo + b.R_WB * p_BF;
+    w = b.w_WB_W;
+    v = b.v_WBcm_W + w.cross(o - b.p_WBcm);
+  };
+  Matrix3d R1, R2;
+  Vector3d o1, v1, w1, v2, w2;
+  BushingLoad out;
+  frame(f.end1.body, f.frame1, R1, o1, v1, w1);
+  frame(f.end2.body, f.frame2, R2, out.o2, v2, w2);
+  const Vector3d r = out.o2 - o1;
+  out.d = R1.transpose() * r;
+  const Vector3d d_rate = R1.transpose() * (v2 - v1 - w1.cross(r));
+  const Eigen::AngleAxisd relative(Matrix3d(R1.transpose() * R2));
+  out.theta = relative.angle() * relative.axis();
+  const Vector3d w_rel = R1.transpose() * (w2 - w1);
+  Vector3d kt, kr, ct, cr;
+  for (int i = 0; i < 3; ++i) {
+    kt[i] = f.bushing_stiffness[static_cast<size_t>(i)].value, kr[i] = f.bushing_stiffness[static_cast<size_t>(i + 3)].value;
+    ct[i] = f.bushing_damping[static_cast<size_t>(i)].value, cr[i] = f.bushing_damping[static_cast<size_t>(i + 3)].value;
+  }
+  // J_r(theta)^-1 = I + 1/2 [theta]x + (1/theta^2 - (1 + cos theta) / (2 theta sin theta)) [theta]x^2.
+  const double angle = out.theta.norm();
+  const double beta = angle < 1e-4 ? 1.0 / 12.0 + angle * angle / 720.0
+                                   : 1.0 / (angle * angle) - (1.0 + std::cos(angle)) / (2.0 * angle * std::sin(angle));
+  const Matrix3d T = hat(out.theta);
+  const Matrix3d jr_inverse = Matrix3d::Identity() + 0.5 * T + beta * T * T;
+  out.force_W = R1 * (kt.cwiseProduct(out.d) + ct.cwiseProduct(d_rate));
+  out.moment_W = R1 * (jr_inverse * kr.cwiseProduct(out.theta) + cr.cwiseProduct(w_rel));
+  return out;
+}
+
+double bushing_energy_of(const ForceElement& f, const TreeState& s) {
+  const BushingLoad b = bushing_load_of(f, s);
+  double energy = 0.0;
+  for (int i = 0; i < 3; ++i)
+    energy += 0.5 * (f.bushing_stiffness[static_cast<size_t>(i)].value * b.d[i] * b.d[i] +
+                     f.bushing_stiffness[static_cast<size_t>(i + 3)].value * b.theta[i] * b.theta[i]);
+  return energy;
+}
+
+}  // namespace
+
 VectorXd generalized_forces(const Model& model, double t, const VectorXd& q, const VectorXd& v) {
   const TreeState s = evaluate_tree(model, q, v, true);
   const Vector3d g = to_eigen(vector3(model.gravity));
@@ -191,6 +260,16 @@ VectorXd generalized_forces(const Model& model, double t, const VectorXd& q, con
       case ForceType::rsda: {
         const int j = rsda_joint(model, f);
         Q[s.layout.v_index[j]] += rsda_torque(model, k, t, q, v);
+        break;
+      }
+      case ForceType::bushing: {
+        const BushingLoad b = bushing_load_of(f, s);
+        for (const auto& [body, sign] : {std::make_pair(f.end1.body, 1.0), std::make_pair(f.end2.body, -1.0)}) {
+          if (body < 0) continue;  // ground takes the reaction
+          MatrixXd Jv, Jw;
+          jacobians_at(model, s, body, b.o2, Jv, Jw);
+          Q += sign * (Jv.transpose() * b.force_W + Jw.transpose() * b.moment_W);
+        }
         break;
       }
       case ForceType::joint_actuator: {
@@ -249,6 +328,8 @@ double potential_energy(const Model& model, double t, const VectorXd& q) {
       const int j = rsda_joint(model, f);
       const double deflection = q[layout.q_index[j]] - rsda_zero_angle(model, k);
       energy += 0.5 * f.stiffness.value * deflection * deflection;
+    } else if (f.type == ForceType::bushing) {
+      energy += bushing_energy_of(f, s);
     }
   }
   return energy;

@@ -48,6 +48,25 @@ MYRIAD_HD_INLINE Quat<S> quat_exp(const Vec3<S>& phi) {
   return {half_cos, sinc_half * phi.x, sinc_half * phi.y, sinc_half * phi.z};
 }
 
+// log of a rotation matrix: the rotation vector phi with exp(phi) = R, angle in [0, pi). From the skew part
+// v = sin(theta) axis and cos(theta) = (trace - 1)/2 by atan2; below sin^2 = 1e-16 (theta < 1e-8) the series
+// theta/sin(theta) = 1 + theta^2/6 keeps it smooth and Dual-safe at 0. Ill-conditioned near pi (the skew part
+// vanishes there too): callers keep their relative rotations well below. O(1).
+template <class S>
+MYRIAD_HD_INLINE Vec3<S> rotation_log(const Mat3<S>& R) {
+  const Vec3<S> v{S(0.5) * (R.m[2][1] - R.m[1][2]), S(0.5) * (R.m[0][2] - R.m[2][0]), S(0.5) * (R.m[1][0] - R.m[0][1])};
+  const S s2 = dot(v, v);
+  const S c = S(0.5) * (R.m[0][0] + R.m[1][1] + R.m[2][2] - S(1));
+  S factor;  // theta / sin(theta)
+  if (value_of(s2) < 1e-16 && value_of(c) > 0.0) {
+    factor = S(1) + s2 / S(6);
+  } else {
+    const S s = scalar_sqrt(s2);
+    factor = scalar_atan2(s, c) / s;
+  }
+  return factor * v;
+}
+
 // Inverse of the right Jacobian of SO(3): for R(t) = R0 exp(phi(t)) with body angular velocity omega,
 // phi' = jr_inverse(phi) * omega. Valid for |phi| < pi; the chart is re-centred long before that.
 template <class S>

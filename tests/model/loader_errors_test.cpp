@@ -199,7 +199,7 @@ TEST(LoaderErrors, unknown_joint_type_lists_valid_ones) {
 
 TEST(LoaderErrors, unknown_force_type_lists_valid_ones) {
   EXPECT_TRUE(fails_with(with("forces", R"([{"name": "f", "type": "spring"}])"), "/forces/0/type",
-                         "unknown force type 'spring' (expected one of: tsda, rsda, joint_actuator)"));
+                         "unknown force type 'spring' (expected one of: tsda, rsda, joint_actuator, bushing)"));
 }
 
 TEST(LoaderErrors, unknown_output_type_lists_valid_ones) {
