@@ -50,7 +50,16 @@ struct ModesOptions {
   std::string json;  // empty: none
 };
 
+struct TireOptions {
+  std::string file;                 // the .tir file
+  double fz = 4000.0;               // vertical load, N
+  double camber = 0.0;              // rad
+  double combined_alpha_deg = 4.0;  // slip angle of the combined-slip sweep
+  std::string out;                  // empty: stdout
+};
+
 int run_info(const std::string& model_path);
+int run_tire(const TireOptions& options);
 int run_modes(const ModesOptions& options);
 int run_devices();
 int run_check(const CheckOptions& options);

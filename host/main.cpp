@@ -1,4 +1,4 @@
-// myriad: command-line front end. Subcommands: info, check, simulate, modes (see README.md). Exit status: 0 success,
+// myriad: command-line front end. Subcommands: info, check, simulate, modes, tire (see README.md). Exit status: 0 success,
 // 1 a failed check, 2 bad input (the message names the file or flag, the field and the reason), 3 some instances
 // failed.
 #include <CLI/CLI.hpp>
@@ -15,7 +15,7 @@
 
 namespace {
 
-const std::vector<std::string> kSubcommands = {"info", "check", "simulate", "modes"};
+const std::vector<std::string> kSubcommands = {"info", "check", "simulate", "modes", "tire"};
 
 std::size_t edit_distance(const std::string& a, const std::string& b) {
   std::vector<std::size_t> row(b.size() + 1);
@@ -37,7 +37,7 @@ bool refuse_unknown_subcommand(int argc, char** argv) {
   if (argc < 2 || argv[1][0] == '-') return false;
   const std::string given = argv[1];
   if (std::find(kSubcommands.begin(), kSubcommands.end(), given) != kSubcommands.end()) return false;
-  std::cerr << "myriad: error: unknown subcommand '" << given << "' (expected one of: info, check, simulate, modes)";
+  std::cerr << "myriad: error: unknown subcommand '" << given << "' (expected one of: info, check, simulate, modes, tire)";
   for (const std::string& known : kSubcommands)
     if (edit_distance(given, known) <= 2) std::cerr << "; did you mean '" << known << "'?";
   std::cerr << "\n";
@@ -119,6 +119,16 @@ int main(int argc, char** argv) {
                       "linearize at the model's initial state instead of solving for static equilibrium");
   modes_cmd->add_option("--json", modes.json, "also write the result as JSON to this file");
 
+  TireOptions tire;
+  CLI::App* tire_cmd =
+      app.add_subcommand("tire", "Force curves of a Magic Formula tire (.tir, PAC2002 / MF 5.2) as CSV");
+  tire_cmd->add_option("file", tire.file, ".tir property file")->required();
+  tire_cmd->add_option("--fz", tire.fz, "vertical load in N (default 4000)");
+  tire_cmd->add_option("--camber", tire.camber, "camber angle in rad (default 0)");
+  tire_cmd->add_option("--combined-alpha", tire.combined_alpha_deg,
+                       "slip angle of the combined-slip sweep, degrees (default 4)");
+  tire_cmd->add_option("--out", tire.out, "write the CSV here instead of stdout");
+
   if (refuse_unknown_subcommand(argc, argv)) return 2;
   try {
     app.parse(argc, argv);
@@ -126,7 +136,7 @@ int main(int argc, char** argv) {
     if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
     const std::string what = e.what();
     std::cerr << "myriad: error: "
-              << (what == "A subcommand is required" ? "give a subcommand: info, check, simulate or modes" : what)
+              << (what == "A subcommand is required" ? "give a subcommand: info, check, simulate, modes or tire" : what)
               << "\nmyriad --help lists the subcommands, myriad SUBCOMMAND --help their flags\n";
     return 2;
   }
@@ -141,6 +151,7 @@ int main(int argc, char** argv) {
     if (check_cmd->parsed()) return run_check(check);
     if (sim_cmd->parsed()) return run_simulate(sim);
     if (modes_cmd->parsed()) return run_modes(modes);
+    if (tire_cmd->parsed()) return run_tire(tire);
   } catch (const std::bad_alloc&) {
     std::cerr << "myriad: error: out of memory (the run's memory estimate was too low, or another process took "
                  "the memory; try fewer --instances or --max-memory)\n";

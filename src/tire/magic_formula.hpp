@@ -1,0 +1,145 @@
+#pragma once
+// Magic Formula tire forces, PAC2002 / MF 5.2 (Pacejka, "Tire and Vehicle Dynamics", 2nd ed. 2006, sec. 4.3.2,
+// eqs. 4.E1-4.E67; shared/notes/suspension-notes.md, "Tires"): the steady-state longitudinal force Fx, lateral
+// force Fy and aligning moment Mz of one tire from its longitudinal slip kappa, slip angle alpha (rad), camber
+// gamma (rad) and vertical load Fz (N, > 0), with the `.tir` file's scaling factors. ISO sign conventions, as the
+// `.tir` files are written: kappa > 0 drives, alpha > 0 (the wheel's velocity to the left of its heading) gives
+// Fy < 0 for a tire whose PDY1 and PKY1 are negative.
+//
+// Scope: pure slip Fx0, Fy0 (eqs. 4.E9-4.E30) and Mz0 = -t Fy0 + Mzr (4.E31-4.E49, the pneumatic trail t and the
+// residual torque Mzr, with Fy0 at the same camber); combined slip by the weighting functions G_xalpha, G_ykappa
+// and the kappa-induced side force SVykappa (4.E50-4.E67). Combined-slip Mz (its s Fx term) is not implemented:
+// tire_forces returns the pure Mz0. No turn slip, no low-speed damping, no transient (relaxation) behaviour.
+// Host+device, O(1), no allocation; `p` is the coefficient array of tire/tir_coefficients.hpp.
+#include <cmath>
+
+#include "core/hd.hpp"
+#include "tire/tir_coefficients.hpp"
+
+namespace myriad {
+
+struct TireForces {
+  double fx, fy, mz;
+};
+
+namespace magic_formula_detail {
+
+MYRIAD_HD_INLINE double sign(double x) { return x > 0.0 ? 1.0 : (x < 0.0 ? -1.0 : 0.0); }
+
+// y = D sin(C atan(B x - E (B x - atan(B x)))): the formula's shape.
+MYRIAD_HD_INLINE double shape(double B, double C, double D, double E, double x) {
+  const double bx = B * x;
+  return D * std::sin(C * std::atan(bx - E * (bx - std::atan(bx))));
+}
+
+// cos(C atan(B x - E (B x - atan(B x)))): the combined-slip weighting's shape.
+MYRIAD_HD_INLINE double weight_shape(double B, double C, double E, double x) {
+  const double bx = B * x;
+  return std::cos(C * std::atan(bx - E * (bx - std::atan(bx))));
+}
+
+// Normalized load increment dfz = (Fz - Fz0') / Fz0', Fz0' = FNOMIN LFZO (4.E1-4.E2).
+MYRIAD_HD_INLINE double load_increment(const double* p, double fz) {
+  const double fz0 = p[kTirFnomin] * p[kTirLfzo];
+  return (fz - fz0) / fz0;
+}
+
+}  // namespace magic_formula_detail
+
+// Pure longitudinal force Fx0(kappa) (4.E9-4.E18).
+MYRIAD_HD_INLINE double pure_fx(const double* p, double kappa, double gamma, double fz) {
+  using namespace magic_formula_detail;
+  const double dfz = load_increment(p, fz);
+  const double shx = (p[kTirPhx1] + p[kTirPhx2] * dfz) * p[kTirLhx];
+  const double kx = kappa + shx;
+  const double cx = p[kTirPcx1] * p[kTirLcx];
+  const double mux = (p[kTirPdx1] + p[kTirPdx2] * dfz) * (1.0 - p[kTirPdx3] * gamma * gamma) * p[kTirLmux];
+  const double dx = mux * fz;
+  const double ex = (p[kTirPex1] + p[kTirPex2] * dfz + p[kTirPex3] * dfz * dfz) * (1.0 - p[kTirPex4] * sign(kx)) *
+                    p[kTirLex];
+  const double kxk = fz * (p[kTirPkx1] + p[kTirPkx2] * dfz) * std::exp(p[kTirPkx3] * dfz) * p[kTirLkx];
+  const double bx = kxk / (cx * dx);
+  const double svx = fz * (p[kTirPvx1] + p[kTirPvx2] * dfz) * p[kTirLvx] * p[kTirLmux];
+  return shape(bx, cx, dx, ex, kx) + svx;
+}
+
+// The pure lateral force's factors (4.E19-4.E30), shared by Fy0, the trail and the combined-slip terms.
+struct LateralFactors {
+  double by, cy, dy, ey, shy, svy, ky, muy;
+};
+
+MYRIAD_HD_INLINE LateralFactors lateral_factors(const double* p, double alpha, double gamma, double fz) {
+  using namespace magic_formula_detail;
+  const double dfz = load_increment(p, fz);
+  const double fz0 = p[kTirFnomin];
+  const double gy = gamma * p[kTirLgay];
+  LateralFactors f;
+  f.shy = (p[kTirPhy1] + p[kTirPhy2] * dfz) * p[kTirLhy] + p[kTirPhy3] * gy;
+  const double ay = alpha + f.shy;
+  f.cy = p[kTirPcy1] * p[kTirLcy];
+  f.muy = (p[kTirPdy1] + p[kTirPdy2] * dfz) * (1.0 - p[kTirPdy3] * gy * gy) * p[kTirLmuy];
+  f.dy = f.muy * fz;
+  f.ey = (p[kTirPey1] + p[kTirPey2] * dfz) * (1.0 - (p[kTirPey3] + p[kTirPey4] * gy) * sign(ay)) * p[kTirLey];
+  f.ky = p[kTirPky1] * fz0 * std::sin(2.0 * std::atan(fz / (p[kTirPky2] * fz0 * p[kTirLfzo]))) *
+         (1.0 - p[kTirPky3] * std::fabs(gy)) * p[kTirLfzo] * p[kTirLky];
+  f.by = f.ky / (f.cy * f.dy);
+  f.svy = fz * ((p[kTirPvy1] + p[kTirPvy2] * dfz) * p[kTirLvy] + (p[kTirPvy3] + p[kTirPvy4] * dfz) * gy) *
+          p[kTirLmuy];
+  return f;
+}
+
+// Pure lateral force Fy0(alpha) (4.E19).
+MYRIAD_HD_INLINE double pure_fy(const double* p, double alpha, double gamma, double fz) {
+  const LateralFactors f = lateral_factors(p, alpha, gamma, fz);
+  return magic_formula_detail::shape(f.by, f.cy, f.dy, f.ey, alpha + f.shy) + f.svy;
+}
+
+// Pure aligning moment Mz0 = -t Fy0 + Mzr (4.E31-4.E49).
+MYRIAD_HD_INLINE double pure_mz(const double* p, double alpha, double gamma, double fz) {
+  using namespace magic_formula_detail;
+  const double dfz = load_increment(p, fz);
+  const double fz0 = p[kTirFnomin] * p[kTirLfzo], r0 = p[kTirUnloadedRadius];
+  const double gz = gamma * p[kTirLgaz];
+  const LateralFactors lat = lateral_factors(p, alpha, gamma, fz);
+  const double fy0 = shape(lat.by, lat.cy, lat.dy, lat.ey, alpha + lat.shy) + lat.svy;
+  // Pneumatic trail t.
+  const double sht = p[kTirQhz1] + p[kTirQhz2] * dfz + (p[kTirQhz3] + p[kTirQhz4] * dfz) * gz;
+  const double at = alpha + sht;
+  const double bt = (p[kTirQbz1] + p[kTirQbz2] * dfz + p[kTirQbz3] * dfz * dfz) *
+                    (1.0 + p[kTirQbz4] * gz + p[kTirQbz5] * std::fabs(gz)) * p[kTirLky] / p[kTirLmuy];
+  const double ct = p[kTirQcz1];
+  const double dt = fz * (p[kTirQdz1] + p[kTirQdz2] * dfz) * (1.0 + p[kTirQdz3] * gz + p[kTirQdz4] * gz * gz) *
+                    (r0 / fz0) * p[kTirLtr];
+  const double et = (p[kTirQez1] + p[kTirQez2] * dfz + p[kTirQez3] * dfz * dfz) *
+                    (1.0 + (p[kTirQez4] + p[kTirQez5] * gz) * (2.0 / 3.14159265358979323846) * std::atan(bt * ct * at));
+  const double t = dt * weight_shape(bt, ct, et, at) * std::cos(alpha);
+  // Residual torque Mzr.
+  const double ar = alpha + lat.shy + lat.svy / lat.ky;
+  const double br = p[kTirQbz9] * p[kTirLky] / p[kTirLmuy] + p[kTirQbz10] * lat.by * lat.cy;
+  const double dr = fz * ((p[kTirQdz6] + p[kTirQdz7] * dfz) * p[kTirLres] + (p[kTirQdz8] + p[kTirQdz9] * dfz) * gz) *
+                    r0 * p[kTirLmuy] * std::cos(alpha);
+  const double mzr = dr * std::cos(std::atan(br * ar)) * std::cos(alpha);
+  return -t * fy0 + mzr;
+}
+
+// Combined slip (4.E50-4.E67): Fx = G_xalpha Fx0, Fy = G_ykappa Fy0 + SVykappa; Mz is the pure Mz0.
+MYRIAD_HD_INLINE TireForces tire_forces(const double* p, double kappa, double alpha, double gamma, double fz) {
+  using namespace magic_formula_detail;
+  const double dfz = load_increment(p, fz);
+  // Longitudinal: weighting by the slip angle.
+  const double bxa = p[kTirRbx1] * std::cos(std::atan(p[kTirRbx2] * kappa)) * p[kTirLxal];
+  const double cxa = p[kTirRcx1], exa = p[kTirRex1] + p[kTirRex2] * dfz, shxa = p[kTirRhx1];
+  const double gxa = weight_shape(bxa, cxa, exa, alpha + shxa) / weight_shape(bxa, cxa, exa, shxa);
+  // Lateral: weighting by the longitudinal slip, and the side force kappa induces.
+  const LateralFactors lat = lateral_factors(p, alpha, gamma, fz);
+  const double byk = p[kTirRby1] * std::cos(std::atan(p[kTirRby2] * (alpha - p[kTirRby3]))) * p[kTirLyka];
+  const double cyk = p[kTirRcy1], eyk = p[kTirRey1] + p[kTirRey2] * dfz, shyk = p[kTirRhy1] + p[kTirRhy2] * dfz;
+  const double gyk = weight_shape(byk, cyk, eyk, kappa + shyk) / weight_shape(byk, cyk, eyk, shyk);
+  const double dvyk = lat.muy * fz * (p[kTirRvy1] + p[kTirRvy2] * dfz + p[kTirRvy3] * gamma) *
+                      std::cos(std::atan(p[kTirRvy4] * alpha));
+  const double svyk = dvyk * std::sin(p[kTirRvy5] * std::atan(p[kTirRvy6] * kappa)) * p[kTirLvyka];
+  const double fy0 = shape(lat.by, lat.cy, lat.dy, lat.ey, alpha + lat.shy) + lat.svy;
+  return {gxa * pure_fx(p, kappa, gamma, fz), gyk * fy0 + svyk, pure_mz(p, alpha, gamma, fz)};
+}
+
+}  // namespace myriad
