@@ -12,11 +12,19 @@
 // conservative at any rotation below pi (tests/physics/bushing_test.cpp keeps the energy of a large swing);
 // d' = R1^T (v_o2 - v_o1*) with v_o1* the coincident point's velocity. Host+device, any scalar (Duals).
 #include "dynamics/joint_model.hpp"
+#include "dynamics/tree_kinematics.hpp"
 #include "dynamics/tree_workspace.hpp"
 #include "model/compiled_model.hpp"
 #include "spatial/quaternion.hpp"
 
 namespace myriad {
+
+// A world-frame force at world point p_W as a spatial force in the coordinates of the body at X_WB.
+template <class S>
+MYRIAD_HD_INLINE Force<S> point_force_in_body(const Transform<S>& X_WB, const Vec3<S>& p_W, const Vec3<S>& F_W) {
+  const Vec3<S> F_B = transpose_times(X_WB.R, F_W);
+  return Force<S>{cross(transpose_times(X_WB.R, p_W - X_WB.p), F_B), F_B};
+}
 
 template <class S>
 struct BushingState {
@@ -80,6 +88,23 @@ MYRIAD_HD_INLINE void bushing_load(const K& k, const CompiledForce& f, const Bus
   const auto diag = [&](int at, const Vec3<S>& x) { return Vec3<S>{S(k[at]) * x.x, S(k[at + 1]) * x.y, S(k[at + 2]) * x.z}; };
   F_W = s.R1 * (diag(ks, s.d) + diag(cs, s.d_rate));
   M_W = s.R1 * (right_jacobian_inverse_times(s.theta, diag(ks + 3, s.theta)) + diag(cs + 3, s.w_rel));
+}
+
+// Adds the bushing's load to the bodies' applied forces: F and M on body 1 (F at the point coincident with o2),
+// -F at o2 and -M on body 2. Outlined on the device (one copy per scalar type instead of one per caller).
+template <class S, class K>
+MYRIAD_HD_OUTLINE void apply_bushing(const K& k, const CompiledForce& f, TreeWorkspace<S>& w) {
+  const BushingState<S> s = bushing_state(w, k, f);
+  Vec3<S> F_W, M_W;
+  bushing_load(k, f, s, F_W, M_W);
+  if (f.body1 >= 0) {
+    w.f_ext[f.body1] += point_force_in_body(w.X_world[f.body1], s.o2, F_W);
+    w.f_ext[f.body1] += Force<S>{transpose_times(w.X_world[f.body1].R, M_W), Vec3<S>::zero()};
+  }
+  if (f.body2 >= 0) {
+    w.f_ext[f.body2] += point_force_in_body(w.X_world[f.body2], s.o2, -F_W);
+    w.f_ext[f.body2] += Force<S>{transpose_times(w.X_world[f.body2].R, -M_W), Vec3<S>::zero()};
+  }
 }
 
 }  // namespace myriad

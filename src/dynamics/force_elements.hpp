@@ -109,10 +109,7 @@ MYRIAD_HD_INLINE S rsda_torque(const CompiledModel& model, const K& k, const Com
 // A world-frame force applied at a world point of tree body i, accumulated as a body-coordinate spatial force.
 template <class S>
 MYRIAD_HD_INLINE void add_point_force(TreeWorkspace<S>& w, int i, const Vec3<S>& p_W, const Vec3<S>& F_W) {
-  const Transform<S>& X_WB = w.X_world[i];
-  const Vec3<S> F_B = transpose_times(X_WB.R, F_W);
-  const Vec3<S> p_B = transpose_times(X_WB.R, p_W - X_WB.p);
-  w.f_ext[i] += Force<S>{cross(p_B, F_B), F_B};
+  w.f_ext[i] += point_force_in_body(w.X_world[i], p_W, F_W);
 }
 
 // Writes f_ext (nb) and tau (nv) from all force elements. Gravity is not here: the recursions apply it as a
@@ -139,20 +136,9 @@ MYRIAD_HD void applied_forces(const CompiledModel& model, const K& k, const T& t
       case 2:  // joint actuator
         w.tau[model.joints[f.joint].v_index + f.index] += actuator_input<S>(model, k, f.actuator, t);
         break;
-      case 3: {  // bushing: F and M on body 1 (F at the point coincident with o2), -F at o2 and -M on body 2
-        const BushingState<S> s = bushing_state(w, k, f);
-        Vec3<S> F_W, M_W;
-        bushing_load(k, f, s, F_W, M_W);
-        if (f.body1 >= 0) {
-          add_point_force(w, f.body1, s.o2, F_W);
-          w.f_ext[f.body1] += Force<S>{transpose_times(w.X_world[f.body1].R, M_W), Vec3<S>::zero()};
-        }
-        if (f.body2 >= 0) {
-          add_point_force(w, f.body2, s.o2, -F_W);
-          w.f_ext[f.body2] += Force<S>{transpose_times(w.X_world[f.body2].R, -M_W), Vec3<S>::zero()};
-        }
+      case 3:  // bushing (dynamics/bushing.hpp)
+        apply_bushing(k, f, w);
         break;
-      }
       default: break;
     }
   }

@@ -41,9 +41,11 @@ MYRIAD_HD_INLINE bool kpi_uses_wk(int type) {
 }
 
 // Output time `index` (0, 1, ... in order) of the instance: row[s] is output s at time t. `output_times` is the
-// run's grid (n_times >= 1), whose first interval sets T.
-MYRIAD_HD_INLINE void kpi_update(const CompiledModel& model, double* states, int index, double t, const double* row,
-                                 const double* output_times, int n_times) {
+// run's grid (n_times >= 1), whose first interval sets T. Outlined on the device: every integrator's recorder
+// reaches it, and one copy per kernel compiles faster than an inlined Wk filter in each.
+template <class Row>
+MYRIAD_HD_OUTLINE void kpi_update(const CompiledModel& model, double* states, int index, double t, const Row* row,
+                                  const double* output_times, int n_times) {
   for (int j = 0; j < model.n_kpis; ++j) {
     const CompiledKpi& spec = model.kpis[j];
     KpiState& s = kpi_state(states, j);

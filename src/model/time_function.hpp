@@ -34,8 +34,9 @@ struct TimeValue {
 //   sine_sweep [t0, duration, amplitude, f0, f1]; velocity_sweep [t0, duration, velocity, f0, f1].
 // O(1) for all kinds but table and iso8608_road, O(points) for those.
 // `c` is anything indexable by int that yields double (a pointer, or a view into an instance's constants).
+// Outlined on the device: every force and driver evaluation reaches it, with a road's loop and the sweeps inside.
 template <class C>
-MYRIAD_HD TimeValue evaluate_time_function(int kind, const C& c, int points, double t) {
+MYRIAD_HD_OUTLINE TimeValue evaluate_time_function(int kind, const C& c, int points, double t) {
   switch (kind) {
     case kTfConstant: return {c[0], 0.0, 0.0};
     case kTfStep: return {t < c[0] ? c[1] : c[2], 0.0, 0.0};
