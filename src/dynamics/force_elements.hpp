@@ -47,6 +47,7 @@ MYRIAD_HD_INLINE S actuator_input(const CompiledModel& model, const K& k, int in
 template <class S>
 struct TsdaState {
   S length, rate, tension;
+  S damper;  // the damper's part of the tension (0 where a one-sided element does not act)
   Vec3<S> p_W1, p_W2;  // end points in the world
   Vec3<S> e_W;         // unit vector from end 1 to end 2
 };
@@ -84,6 +85,7 @@ MYRIAD_HD TsdaState<S> tsda_state(const CompiledModel& model, const K& k, const 
                                        : S(k[c + kTsdaDamping]) * s.rate;
   // A preload pushes the ends apart with a constant force (a strut's installed spring force at l = l0).
   s.tension = spring + damper - S(k[c + kTsdaPreload]) + actuator_input<S>(model, k, f.actuator, t);
+  s.damper = damper;
   // A one-sided element (ForceElement::acts) acts only on its side of the free length (a tire in contact, a
   // rope taut) and then never with the other sign (a tire's damper does not pull it back to the road). The cut
   // is on values, so a Dual tension keeps its derivatives where the element acts and has none where it does not:
@@ -91,7 +93,7 @@ MYRIAD_HD TsdaState<S> tsda_state(const CompiledModel& model, const K& k, const 
   if (f.acts != 0) {
     const double x = value_of(stretch), tension = value_of(s.tension);
     const bool acting = f.acts == 1 ? x < 0.0 && tension <= 0.0 : x > 0.0 && tension >= 0.0;
-    if (!acting) s.tension = S(0);
+    if (!acting) s.tension = s.damper = S(0);
   }
   return s;
 }

@@ -17,6 +17,8 @@ enum OutputCode : int {
   kOutKineticEnergy,
   kOutPotentialEnergy,
   kOutTotalEnergy,
+  kOutDamperForce,
+  kOutBushingForce,
 };
 
 template <class K>
@@ -52,6 +54,20 @@ MYRIAD_HD double output_signal(const CompiledModel& model, const K& k, double t,
     case kOutKineticEnergy: return kinetic_energy(model, k, w);
     case kOutPotentialEnergy: return potential_energy(model, k, t, q, w);
     case kOutTotalEnergy: return kinetic_energy(model, k, w) + potential_energy(model, k, t, q, w);
+    case kOutDamperForce: {
+      const CompiledForce& f = model.forces[o.force];
+      if (f.type == 0) return tsda_state(model, k, w, f, t).damper;
+      return -k[f.constants + kRsdaDamping] * v[model.joints[f.joint].v_index];
+    }
+    case kOutBushingForce: {
+      // The load on body 2 (-F, -M of bushing_load) in frame 1's axes.
+      const CompiledForce& f = model.forces[o.force];
+      const BushingState<double> s = bushing_state(w, k, f);
+      Vec3<double> F_W, M_W;
+      bushing_load(k, f, s, F_W, M_W);
+      const Vec3<double> load = transpose_times(s.R1, o.component < 3 ? F_W : M_W);
+      return -load[o.component % 3];
+    }
     default: return 0.0;
   }
 }

@@ -61,7 +61,9 @@ std::string output_unit(const Model& model, const Output& output) {
     case OutputKind::spring_length:
       return model.forces[static_cast<size_t>(output.force)].type == ForceType::rsda ? "rad" : "m";
     case OutputKind::spring_force:
+    case OutputKind::damper_force:
       return model.forces[static_cast<size_t>(output.force)].type == ForceType::rsda ? "N m" : "N";
+    case OutputKind::bushing_force: return output.component < 3 ? "N" : "N m";
     default: return "J";
   }
 }

@@ -180,7 +180,9 @@ enum class OutputKind {
   spring_force,
   kinetic_energy,
   potential_energy,
-  total_energy
+  total_energy,
+  damper_force,
+  bushing_force
 };
 
 struct Output {
@@ -190,7 +192,8 @@ struct Output {
   int index = 0;       // joint coordinate/velocity index within the joint
   int body = -1;
   Vector3 point{};     // body_position / body_velocity: point in the body frame
-  int component = 0;   // position: 0..2 (x,y,z); orientation: 0..3 (w,x,y,z); velocity: 0..5 (wx,wy,wz,vx,vy,vz)
+  int component = 0;   // position: 0..2 (x,y,z); orientation: 0..3 (w,x,y,z); velocity: 0..5 (wx,wy,wz,vx,vy,vz);
+                       // bushing_force: 0..5 (fx,fy,fz,mx,my,mz)
   int force = -1;      // spring_length / spring_force: index into forces
 };
 

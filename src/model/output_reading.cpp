@@ -10,7 +10,8 @@ const std::vector<std::string>& output_type_names() {  // OutputKind order
   static const std::vector<std::string> names = {"joint_coordinate", "joint_velocity",   "joint_acceleration",
                                                  "body_position",    "body_orientation", "body_velocity",
                                                  "spring_length",    "spring_force",     "kinetic_energy",
-                                                 "potential_energy", "total_energy"};
+                                                 "potential_energy", "total_energy",     "damper_force",
+                                                 "bushing_force"};
   return names;
 }
 
@@ -18,6 +19,7 @@ const std::vector<std::string>& output_type_names() {  // OutputKind order
 const std::vector<std::string> kPositionComponents = {"x", "y", "z"};
 const std::vector<std::string> kOrientationComponents = {"qw", "qx", "qy", "qz"};
 const std::vector<std::string> kVelocityComponents = {"wx", "wy", "wz", "vx", "vy", "vz"};
+const std::vector<std::string> kBushingComponents = {"fx", "fy", "fz", "mx", "my", "mz"};
 
 std::vector<std::string> output_keys(OutputKind kind) {
   switch (kind) {
@@ -32,7 +34,10 @@ std::vector<std::string> output_keys(OutputKind kind) {
       return {"name", "type", "body", "component"};
     case OutputKind::spring_length:
     case OutputKind::spring_force:
+    case OutputKind::damper_force:
       return {"name", "type", "force"};
+    case OutputKind::bushing_force:
+      return {"name", "type", "force", "component"};
     case OutputKind::kinetic_energy:
     case OutputKind::potential_energy:
     case OutputKind::total_energy:
@@ -97,10 +102,15 @@ void read_spring_signal(const JsonNode& node, Output& output, const ReadContext&
   const ForceElement& force = (*context.force_list)[static_cast<size_t>(output.force)];
   if (output.kind == OutputKind::spring_length && force.type != ForceType::tsda)
     force_node.fail("spring_length needs a tsda, and force '" + force.name + "' is not one");
-  if (output.kind == OutputKind::spring_force &&
+  if ((output.kind == OutputKind::spring_force || output.kind == OutputKind::damper_force) &&
       (force.type == ForceType::joint_actuator || force.type == ForceType::bushing))
-    force_node.fail("spring_force needs a tsda or a rsda, and force '" + force.name + "' is a " +
-                    (force.type == ForceType::bushing ? "bushing" : "joint_actuator"));
+    force_node.fail(output_type_names()[static_cast<size_t>(output.kind)] + " needs a tsda or a rsda, and force '" +
+                    force.name + "' is a " + (force.type == ForceType::bushing ? "bushing" : "joint_actuator"));
+  if (output.kind == OutputKind::bushing_force) {
+    if (force.type != ForceType::bushing)
+      force_node.fail("bushing_force needs a bushing, and force '" + force.name + "' is not one");
+    output.component = read_choice(node.at("component"), kBushingComponents, "bushing_force component");
+  }
 }
 
 }  // namespace
@@ -130,6 +140,8 @@ std::vector<Output> read_outputs(const JsonNode& outputs, const ReadContext& con
         break;
       case OutputKind::spring_length:
       case OutputKind::spring_force:
+      case OutputKind::damper_force:
+      case OutputKind::bushing_force:
         read_spring_signal(node, output, context);
         break;
       default:

@@ -206,7 +206,7 @@ TEST(LoaderErrors, unknown_output_type_lists_valid_ones) {
   EXPECT_TRUE(fails_with(with("outputs", R"([{"name": "o", "type": "energy"}])"), "/outputs/0/type",
                          "unknown output type 'energy' (expected one of: joint_coordinate, joint_velocity, "
                          "joint_acceleration, body_position, body_orientation, body_velocity, spring_length, "
-                         "spring_force, kinetic_energy, potential_energy, total_energy)"));
+                         "spring_force, kinetic_energy, potential_energy, total_energy, damper_force, bushing_force)"));
 }
 
 TEST(LoaderErrors, unknown_time_function_type_lists_valid_ones) {

@@ -122,3 +122,56 @@ TEST(Bushing, BadBushingsAreRefusedByName) {
 
 }  // namespace
 }  // namespace myriad
+
+namespace myriad {
+namespace {
+
+// The bushing_force output (issue 17, item 6: peak bushing forces) at a displaced state at rest: -K d and -K_r theta for small deflections, in frame 1's
+// axes (here the world's); and a tsda's damper_force is its tension less the spring's part.
+TEST(ForceOutputs, BushingForceAndDamperForceAreTheirParts) {
+  std::string text = held_body("[0.001, -0.002, 1.0005, 1, 0, 0, 0]", "[0, 0, 0, 0, 0, 0]", "[0, 0, 0, 0, 0, 0]");
+  const std::string outputs = R"("outputs": [)";
+  text.replace(text.find(outputs), outputs.size(),
+               outputs + R"({"name": "fx", "type": "bushing_force", "force": "mount", "component": "fx"},
+                            {"name": "fy", "type": "bushing_force", "force": "mount", "component": "fy"},
+                            {"name": "fz", "type": "bushing_force", "force": "mount", "component": "fz"},
+                            {"name": "my", "type": "bushing_force", "force": "mount", "component": "my"},)");
+  const Model model = load_model_text(text, "held.json");
+  const EnsembleResult r = run_model(model, rk4(1e-4), output_grid(0.0, 0.0, 1.0));
+  ASSERT_EQ(r.status[0], InstanceStatus::ok);
+  EXPECT_NEAR(r.value(0, 0, 0), -2000 * 0.001, 1e-12);
+  EXPECT_NEAR(r.value(0, 0, 1), 3000 * 0.002, 1e-12);
+  EXPECT_NEAR(r.value(0, 0, 2), -5000 * 0.0005, 1e-12);
+  EXPECT_NEAR(r.value(0, 0, 3), 0.0, 1e-15);
+  EXPECT_TRUE(text_refused(
+      R"({"format": "myriad-model", "version": 1,
+          "bodies": [{"name": "b", "mass": 1, "inertia": {"ixx": 1, "iyy": 1, "izz": 1}}],
+          "joints": [{"name": "j", "type": "prismatic", "parent": "ground", "child": "b", "axis": [0, 0, 1]}],
+          "forces": [{"name": "s", "type": "tsda", "body1": "ground", "body2": "b", "stiffness": 1}],
+          "outputs": [{"name": "o", "type": "bushing_force", "force": "s", "component": "fx"}]})",
+      "/outputs/0/force", {"needs a bushing"}));
+}
+
+TEST(ForceOutputs, ATsdasDamperForceIsItsTensionLessTheSpring) {
+  const Model model = load_model_file(model_path("quarter_car.json"));
+  Model with = model;
+  Output damper;
+  damper.name = "susp_damper";
+  damper.kind = OutputKind::damper_force;
+  damper.force = 0;
+  with.outputs.push_back(damper);
+  const EnsembleResult r = run_model(with, dopri5(1e-8, 1e-10), output_grid(0.0, 1.0, 0.01));
+  ASSERT_EQ(r.status[0], InstanceStatus::ok);
+  const int force = output_index(with, "susp_force"), length = output_index(with, "susp_length");
+  const int last = static_cast<int>(with.outputs.size()) - 1;
+  const double k = 25000, l0 = 0.45696;
+  double largest = 0;
+  for (int i = 0; i < r.n_times; ++i) {
+    EXPECT_NEAR(r.value(0, i, last), r.value(0, i, force) - k * (r.value(0, i, length) - l0), 1e-9);
+    largest = std::max(largest, std::abs(r.value(0, i, last)));
+  }
+  EXPECT_GT(largest, 100.0) << "the bump should move the damper";
+}
+
+}  // namespace
+}  // namespace myriad
