@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "tire/fiala.hpp"
 #include "tire/tir_coefficients.hpp"
 
 namespace myriad {
@@ -33,5 +34,15 @@ TirCoefficients read_tir_file(const std::string& path);
 
 // The same from the file's text (`name` for messages).
 TirCoefficients parse_tir(const std::string& text, const std::string& name);
+
+// [MODEL] PROPERTY_FILE_FORMAT, upper case without quotes ("PAC2002", "FIALA", ...); "" when not given.
+std::string tir_property_format(const std::string& text);
+
+// A FIALA `.tir` (Adams' format): UNLOADED_RADIUS, WIDTH, CSLIP, CALPHA, UMIN, UMAX required (positive; UMIN <=
+// UMAX), other keys ignored; refusals as read_tir_file's.
+FialaParameters parse_fiala_tir(const std::string& text, const std::string& name);
+
+// The whole text of a `.tir` file (at most 8 MiB). Throws TirFileError.
+std::string read_tir_text(const std::string& path);
 
 }  // namespace myriad

@@ -80,3 +80,40 @@ TEST(TirFile, BadFilesAreRefusedWithTheLineAndTheReason) {
 
 }  // namespace
 }  // namespace myriad
+
+namespace myriad {
+namespace {
+
+const std::string kFiala = std::string(MYRIAD_SOURCE_DIR) + "/models/tires/hmmwv_fiala.tir";
+
+TEST(FialaFile, TheShippedFileReadsAndItsFormatIsNamed) {
+  const std::string text = read_tir_text(kFiala);
+  EXPECT_EQ(tir_property_format(text), "FIALA");
+  EXPECT_EQ(tir_property_format(read_tir_text(kShipped)), "PAC2002");
+  const FialaParameters p = parse_fiala_tir(text, "hmmwv_fiala.tir");
+  EXPECT_EQ(p.c_slip, 193929.0);
+  EXPECT_EQ(p.c_alpha, 50000.0);
+  // Full slide (tan alpha >= 1, so S_s = 1 and U = UMIN, past the critical angle): Fy = -UMIN Fz and no moment.
+  const TireForces slide = fiala_forces(p, 0.0, 0.9, 4000.0);
+  EXPECT_NEAR(slide.fy, -(0.9835 - (0.9835 - 0.5568) * 1.0) * 4000.0, 1e-9);
+  EXPECT_EQ(slide.mz, 0.0);
+}
+
+TEST(FialaFile, BadFialaFilesAreRefused) {
+  const std::string text = read_tir_text(kFiala);
+  const auto refused = [&](const std::string& pattern, const std::string& replacement, const std::string& reason) {
+    try {
+      parse_fiala_tir(std::regex_replace(text, std::regex(pattern), replacement), "f.tir");
+      return ::testing::AssertionFailure() << "accepted " << replacement;
+    } catch (const TirFileError& e) {
+      if (e.reason().find(reason) == std::string::npos) return ::testing::AssertionFailure() << e.what();
+      return ::testing::AssertionSuccess();
+    }
+  };
+  EXPECT_TRUE(refused("UMIN [^\\n]*\\n", "UMIN = 1.2\n", "UMIN must not exceed UMAX"));
+  EXPECT_TRUE(refused("CSLIP [^\\n]*\\n", "CSLIP = -5\n", "CSLIP must be positive"));
+  EXPECT_TRUE(refused("WIDTH [^\\n]*\\n", "", "missing coefficient WIDTH"));
+}
+
+}  // namespace
+}  // namespace myriad

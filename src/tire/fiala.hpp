@@ -1,0 +1,45 @@
+#pragma once
+// The Fiala tire (as Adams' FIALA `.tir` and Chrono's ChFialaTire define it; shared/notes/suspension-notes.md,
+// "Tires"): a brush model with a friction coefficient falling linearly from UMAX to UMIN with the combined slip
+// S_s = min(1, sqrt(kappa^2 + tan^2 alpha)), U = UMAX - (UMAX - UMIN) S_s, and
+//   Fx = C_s kappa                                        for |kappa| < S* = |U Fz / (2 C_s)|,
+//        sgn(kappa) (U Fz - (U Fz)^2 / (4 |kappa| C_s))    beyond;
+//   Fy = -U Fz (1 - H^3) sgn(alpha), Mz = U Fz w (1 - H) H^3 sgn(alpha), H = 1 - C_alpha |tan alpha| / (3 U Fz),
+//        for |alpha| <= alpha* = atan(3 U Fz / C_alpha); beyond, Fy = -U Fz sgn(alpha) and Mz = 0.
+// Slip in the same sense as the Magic Formula's (kappa > 0 drives); Fy < 0 for alpha > 0. No camber, no
+// combined-slip coupling beyond U. Host+device, O(1).
+#include <cmath>
+
+#include "core/hd.hpp"
+#include "tire/magic_formula.hpp"
+
+namespace myriad {
+
+struct FialaParameters {
+  double unloaded_radius, width, c_slip, c_alpha, u_min, u_max;
+};
+
+MYRIAD_HD_INLINE TireForces fiala_forces(const FialaParameters& p, double kappa, double alpha, double fz) {
+  const double sign_kappa = kappa > 0.0 ? 1.0 : (kappa < 0.0 ? -1.0 : 0.0);
+  const double sign_alpha = alpha > 0.0 ? 1.0 : (alpha < 0.0 ? -1.0 : 0.0);
+  const double tan_alpha = std::tan(alpha);
+  const double ss = std::fmin(1.0, std::sqrt(kappa * kappa + tan_alpha * tan_alpha));
+  const double u = p.u_max - (p.u_max - p.u_min) * ss;
+  const double ufz = u * fz;
+  TireForces f{0.0, 0.0, 0.0};
+  const double s_critical = std::fabs(ufz / (2.0 * p.c_slip));
+  f.fx = std::fabs(kappa) < s_critical ? p.c_slip * kappa
+                                       : sign_kappa * (ufz - ufz * ufz / (4.0 * std::fabs(kappa) * p.c_slip));
+  const double alpha_critical = std::atan(3.0 * ufz / p.c_alpha);
+  if (std::fabs(alpha) <= alpha_critical) {
+    const double h = 1.0 - p.c_alpha * std::fabs(tan_alpha) / (3.0 * ufz);
+    f.fy = -ufz * (1.0 - h * h * h) * sign_alpha;
+    f.mz = ufz * p.width * (1.0 - h) * h * h * h * sign_alpha;
+  } else {
+    f.fy = -ufz * sign_alpha;
+  }
+  f.fy += 0.0;  // a zero slip angle gives 0, not -0
+  return f;
+}
+
+}  // namespace myriad
