@@ -2,19 +2,13 @@
 // A tsda's piecewise-linear force tables (ForceElement::spring_table, damper_table; docs/model-format.md): f(x)
 // through the points (x_i, f_i), linear beyond the first and last points with the end segments' slopes, and the
 // integral of f from 0 (a table spring's stored energy). The points lie in an instance's constants packed
-// [x_0, f_0, x_1, f_1, ...]; `c` is anything indexable by int that yields double. O(points).
+// [x_0, f_0, x_1, f_1, ...]; `c` is anything indexable by int that yields double. O(log points) for a force,
+// O(points) for the integral. The segment search is core/point_table.hpp's, shared with the time tables.
 #include "core/hd.hpp"
+#include "core/point_table.hpp"
 #include "core/scalar.hpp"
 
 namespace myriad {
-
-// The segment [x_s, x_{s+1}] whose line gives f at x; the first and last segments reach to -inf and +inf.
-template <class C>
-MYRIAD_HD_INLINE int table_segment(const C& c, int points, double x) {
-  int s = 0;
-  while (s + 2 < points && x >= c[2 * (s + 1)]) ++s;
-  return s;
-}
 
 // f(x) on segment s, and its slope there.
 template <class C>

@@ -2,8 +2,11 @@
 // Times where a model's inputs are not smooth: jumps of steps, kinks of ramps, ends of smooth steps and bumps,
 // table points, the ends of a road's fade-in. An adaptive integrator that steps across one either wastes rejected steps on it or, when the
 // input is zero on both sides of a short bump, steps over it unseen; integrating piecewise between breakpoints
-// avoids both (the integrator restarts there, as after any discontinuity). O(time functions) per query.
+// avoids both (the integrator restarts there, as after any discontinuity). O(time functions) per query (a table's
+// next point by bisection).
 #include "core/hd.hpp"
+#include "core/point_table.hpp"
+#include "dynamics/force_elements.hpp"
 #include "model/compiled_model.hpp"
 #include "model/time_function.hpp"
 
@@ -34,14 +37,9 @@ MYRIAD_HD double next_time_breakpoint(const CompiledModel& model, const K& k, do
         consider(k[c] + k[c + 1]);
         break;
       case kTfTable: {
-        // The first point after t, by bisection (a road profile's thousands of points).
-        if (f.points == 0 || k[c + 2 * (f.points - 1)] <= t) break;
-        int below = -1, at = f.points - 1;  // k[c + 2 at] > t; k[c + 2 below] <= t or below = -1
-        while (at - below > 1) {
-          const int mid = (below + at) / 2;
-          if (k[c + 2 * mid] > t) at = mid; else below = mid;
-        }
-        consider(k[c + 2 * at]);
+        const ConstantsView<K> table{k, c};
+        const int after = first_point_after(table, f.points, t);
+        if (after >= 0) consider(table[2 * after]);
         break;
       }
       case kTfIso8608Road: {

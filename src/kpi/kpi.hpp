@@ -36,10 +36,6 @@ MYRIAD_HD_INLINE const KpiState& kpi_state(const double* states, int kpi) {
   return *reinterpret_cast<const KpiState*>(states + static_cast<long long>(kpi) * kKpiStateDoubles);
 }
 
-MYRIAD_HD_INLINE bool kpi_uses_wk(int type) {
-  return type == kKpiWkRms || type == kKpiWkVdv || type == kKpiWkCrestFactor;
-}
-
 // Output time `index` (0, 1, ... in order) of the instance: row[s] is output s at time t. `output_times` is the
 // run's grid (n_times >= 1), whose first interval sets T. Outlined on the device: every integrator's recorder
 // reaches it, and one copy per kernel compiles faster than an inlined Wk filter in each.
@@ -56,9 +52,9 @@ MYRIAD_HD_OUTLINE void kpi_update(const CompiledModel& model, double* states, in
       s.first = x;
       s.min = INFINITY;
       s.max = -INFINITY;
-      if (kpi_uses_wk(spec.type) && s.T > 0.0) s.wk = make_wk_filter(s.T);
+      if (kpi_is_wk_weighted(spec.type) && s.T > 0.0) s.wk = make_wk_filter(s.T);
     }
-    const double w = kpi_uses_wk(spec.type) && s.T > 0.0 ? s.wk.step(x) : 0.0;
+    const double w = kpi_is_wk_weighted(spec.type) && s.T > 0.0 ? s.wk.step(x) : 0.0;
     if (!(t >= spec.from)) continue;
     s.count += 1.0;
     s.sum += x;

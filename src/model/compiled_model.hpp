@@ -185,6 +185,10 @@ enum KpiType : int {
   kKpiWkCrestFactor,
   kKpiTypeCount,
 };
+// The kinds that weight their output by ISO 2631-1 Wk (and so need an acceleration).
+inline constexpr bool kpi_is_wk_weighted(int type) {
+  return type == kKpiWkRms || type == kKpiWkVdv || type == kKpiWkCrestFactor;
+}
 struct CompiledKpi {
   int type;    // KpiType
   int output;  // output index

@@ -13,12 +13,9 @@ bool needs_threshold(int type) {
          type == kKpiTimeAtMost;
 }
 
-bool is_wk(int type) { return type == kKpiWkRms || type == kKpiWkVdv || type == kKpiWkCrestFactor; }
-
 // The value's unit: the output's for means, extremes and RMS values, 1 for ratios and fractions, s for times;
 // VDV is (signal unit) s^(1/4), m/s^1.75 for an acceleration.
-std::string kpi_unit(int type, const std::string& signal_unit, double scale) {
-  (void)scale;
+std::string kpi_unit(int type, const std::string& signal_unit) {
   switch (type) {
     case kKpiRmsChangeRelative:
     case kKpiFractionAtLeast:
@@ -94,11 +91,11 @@ std::vector<Kpi> read_kpis(const JsonNode& kpis, const Model& model) {
     }
     const Output& output = model.outputs[static_cast<size_t>(kpi.output)];
     const std::string unit = output_unit(model, output);
-    if (is_wk(kpi.type) && unit != "m/s^2")
+    if (kpi_is_wk_weighted(kpi.type) && unit != "m/s^2")
       node.at("output").fail("a " + kpi_type_names()[static_cast<size_t>(kpi.type)] +
                              " KPI weights an acceleration in m/s^2 (ISO 2631-1), and output '" + output.name +
                              "' is in " + unit);
-    kpi.unit = kpi_unit(kpi.type, unit, kpi.scale);
+    kpi.unit = kpi_unit(kpi.type, unit);
     result.push_back(kpi);
   }
   return result;

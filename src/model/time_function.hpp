@@ -2,6 +2,7 @@
 // Time functions (docs/model-format.md, "Time functions") evaluated from a packed coefficient array, so the
 // fast path, the CUDA kernels and the reference path share one definition. Kinds follow TimeFunction::Kind.
 #include "core/hd.hpp"
+#include "core/point_table.hpp"
 #include "core/scalar.hpp"
 #include "model/road_profile.hpp"
 
@@ -64,12 +65,7 @@ MYRIAD_HD_OUTLINE TimeValue evaluate_time_function(int kind, const C& c, int poi
       if (t <= c[0]) return {c[1], 0.0, 0.0};
       const int last = points - 1;
       if (t >= c[2 * last]) return {c[2 * last + 1], 0.0, 0.0};
-      // Bisection for k with t_k <= t < t_{k+1}: a measured road profile has thousands of points.
-      int k = 0, above = last;
-      while (above - k > 1) {
-        const int mid = (k + above) / 2;
-        if (t >= c[2 * mid]) k = mid; else above = mid;
-      }
+      const int k = table_segment(c, points, t);  // t_k <= t < t_{k+1}
       const double ta = c[2 * k], va = c[2 * k + 1], tb = c[2 * k + 2], vb = c[2 * k + 3];
       const double slope = (vb - va) / (tb - ta);
       return {va + slope * (t - ta), slope, 0.0};

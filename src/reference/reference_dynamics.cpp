@@ -171,10 +171,8 @@ Matrix3d hat(const Vector3d& a) {
 BushingLoad bushing_load_of(const ForceElement& f, const TreeState& s) {
   const auto frame = [&](int body, const Frame& F, Matrix3d& R, Vector3d& o, Vector3d& v, Vector3d& w) {
     const Transform<double> X_BF = frame_transform(F);
-    Matrix3d R_BF;
-    for (int i = 0; i < 3; ++i)
-      for (int j = 0; j < 3; ++j) R_BF(i, j) = X_BF.R.m[i][j];
-    const Vector3d p_BF(X_BF.p.x, X_BF.p.y, X_BF.p.z);
+    const Matrix3d R_BF = to_eigen(X_BF.R);
+    const Vector3d p_BF = to_eigen(X_BF.p);
     if (body < 0) {
       R = R_BF, o = p_BF, v.setZero(), w.setZero();
       return;

@@ -20,8 +20,7 @@ struct FialaParameters {
 };
 
 MYRIAD_HD_INLINE TireForces fiala_forces(const FialaParameters& p, double kappa, double alpha, double fz) {
-  const double sign_kappa = kappa > 0.0 ? 1.0 : (kappa < 0.0 ? -1.0 : 0.0);
-  const double sign_alpha = alpha > 0.0 ? 1.0 : (alpha < 0.0 ? -1.0 : 0.0);
+  const double sign_kappa = magic_formula_detail::sign(kappa), sign_alpha = magic_formula_detail::sign(alpha);
   const double tan_alpha = std::tan(alpha);
   const double ss = std::fmin(1.0, std::sqrt(kappa * kappa + tan_alpha * tan_alpha));
   const double u = p.u_max - (p.u_max - p.u_min) * ss;

@@ -88,20 +88,24 @@ MYRIAD_HD_INLINE LateralFactors lateral_factors(const double* p, double alpha, d
   return f;
 }
 
-// Pure lateral force Fy0(alpha) (4.E19).
-MYRIAD_HD_INLINE double pure_fy(const double* p, double alpha, double gamma, double fz) {
-  const LateralFactors f = lateral_factors(p, alpha, gamma, fz);
+// Fy0 (4.E19) from its factors at slip angle alpha.
+MYRIAD_HD_INLINE double lateral_force(const LateralFactors& f, double alpha) {
   return magic_formula_detail::shape(f.by, f.cy, f.dy, f.ey, alpha + f.shy) + f.svy;
 }
 
-// Pure aligning moment Mz0 = -t Fy0 + Mzr (4.E31-4.E49).
-MYRIAD_HD_INLINE double pure_mz(const double* p, double alpha, double gamma, double fz) {
+// Pure lateral force Fy0(alpha) (4.E19).
+MYRIAD_HD_INLINE double pure_fy(const double* p, double alpha, double gamma, double fz) {
+  return lateral_force(lateral_factors(p, alpha, gamma, fz), alpha);
+}
+
+// Pure aligning moment Mz0 = -t Fy0 + Mzr (4.E31-4.E49), given the lateral factors at (alpha, gamma, fz).
+MYRIAD_HD_INLINE double aligning_moment(const double* p, double alpha, double gamma, double fz,
+                                        const LateralFactors& lat) {
   using namespace magic_formula_detail;
   const double dfz = load_increment(p, fz);
   const double fz0 = p[kTirFnomin] * p[kTirLfzo], r0 = p[kTirUnloadedRadius];
   const double gz = gamma * p[kTirLgaz];
-  const LateralFactors lat = lateral_factors(p, alpha, gamma, fz);
-  const double fy0 = shape(lat.by, lat.cy, lat.dy, lat.ey, alpha + lat.shy) + lat.svy;
+  const double fy0 = lateral_force(lat, alpha);
   // Pneumatic trail t.
   const double sht = p[kTirQhz1] + p[kTirQhz2] * dfz + (p[kTirQhz3] + p[kTirQhz4] * dfz) * gz;
   const double at = alpha + sht;
@@ -122,6 +126,11 @@ MYRIAD_HD_INLINE double pure_mz(const double* p, double alpha, double gamma, dou
   return -t * fy0 + mzr;
 }
 
+// Pure aligning moment Mz0(alpha).
+MYRIAD_HD_INLINE double pure_mz(const double* p, double alpha, double gamma, double fz) {
+  return aligning_moment(p, alpha, gamma, fz, lateral_factors(p, alpha, gamma, fz));
+}
+
 // Combined slip (4.E50-4.E67): Fx = G_xalpha Fx0, Fy = G_ykappa Fy0 + SVykappa; Mz is the pure Mz0.
 MYRIAD_HD_INLINE TireForces tire_forces(const double* p, double kappa, double alpha, double gamma, double fz) {
   using namespace magic_formula_detail;
@@ -138,8 +147,8 @@ MYRIAD_HD_INLINE TireForces tire_forces(const double* p, double kappa, double al
   const double dvyk = lat.muy * fz * (p[kTirRvy1] + p[kTirRvy2] * dfz + p[kTirRvy3] * gamma) *
                       std::cos(std::atan(p[kTirRvy4] * alpha));
   const double svyk = dvyk * std::sin(p[kTirRvy5] * std::atan(p[kTirRvy6] * kappa)) * p[kTirLvyka];
-  const double fy0 = shape(lat.by, lat.cy, lat.dy, lat.ey, alpha + lat.shy) + lat.svy;
-  return {gxa * pure_fx(p, kappa, gamma, fz), gyk * fy0 + svyk, pure_mz(p, alpha, gamma, fz)};
+  return {gxa * pure_fx(p, kappa, gamma, fz), gyk * lateral_force(lat, alpha) + svyk,
+          aligning_moment(p, alpha, gamma, fz, lat)};
 }
 
 }  // namespace myriad
