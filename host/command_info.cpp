@@ -106,6 +106,19 @@ int run_info(const std::string& model_path) {
   }
   std::cout << "\noutputs: " << model.outputs.size() << '\n';
   for (const Output& o : model.outputs) std::cout << "  " << o.name << '\n';
+  if (!model.subsystems.empty()) {
+    std::cout << "\nsubsystems (templates, expanded into the entries above; `myriad expand` writes them): "
+              << model.subsystems.size() << '\n';
+    for (const Subsystem& s : model.subsystems) {
+      std::cout << "  " << s.name << ": " << s.template_name << ", " << s.side << " side (" << s.pointer << ")\n";
+      for (const char* kind : {"body", "joint", "loop", "force", "output"}) {
+        std::string names;
+        for (const auto& part : s.parts)
+          if (part.first == kind) names += "  " + part.second;
+        if (!names.empty()) std::cout << "    " << std::left << std::setw(8) << (std::string(kind) + "s") << names << '\n';
+      }
+    }
+  }
   print_initial_state(model, *compiled);
   const CompiledConstraints& c = compiled->constraints;
   if (c.m == 0) {

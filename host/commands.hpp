@@ -58,7 +58,23 @@ struct TireOptions {
   std::string out;                  // empty: stdout
 };
 
+struct KcOptions {
+  std::string model;
+  std::string subsystem;            // empty: the only one
+  double travel = 0.08;             // m
+  int points = 33;
+  std::vector<std::string> params;  // NAME=VALUE
+  std::string out;                  // empty: stdout
+};
+
+struct ExpandOptions {
+  std::string model;
+  std::string out;  // empty: stdout
+};
+
 int run_info(const std::string& model_path);
+int run_kc(const KcOptions& options);
+int run_expand(const ExpandOptions& options);
 int run_tire(const TireOptions& options);
 int run_modes(const ModesOptions& options);
 int run_devices();

@@ -1,4 +1,4 @@
-// myriad: command-line front end. Subcommands: info, check, simulate, modes, tire (see README.md). Exit status: 0 success,
+// myriad: command-line front end. Subcommands: info, check, simulate, modes, kc, expand, tire (see README.md). Exit status: 0 success,
 // 1 a failed check, 2 bad input (the message names the file or flag, the field and the reason), 3 some instances
 // failed.
 #include <CLI/CLI.hpp>
@@ -15,7 +15,7 @@
 
 namespace {
 
-const std::vector<std::string> kSubcommands = {"info", "check", "simulate", "modes", "tire"};
+const std::vector<std::string> kSubcommands = {"info", "check", "simulate", "modes", "kc", "expand", "tire"};
 
 std::size_t edit_distance(const std::string& a, const std::string& b) {
   std::vector<std::size_t> row(b.size() + 1);
@@ -37,7 +37,7 @@ bool refuse_unknown_subcommand(int argc, char** argv) {
   if (argc < 2 || argv[1][0] == '-') return false;
   const std::string given = argv[1];
   if (std::find(kSubcommands.begin(), kSubcommands.end(), given) != kSubcommands.end()) return false;
-  std::cerr << "myriad: error: unknown subcommand '" << given << "' (expected one of: info, check, simulate, modes, tire)";
+  std::cerr << "myriad: error: unknown subcommand '" << given << "' (expected one of: info, check, simulate, modes, kc, expand, tire)";
   for (const std::string& known : kSubcommands)
     if (edit_distance(given, known) <= 2) std::cerr << "; did you mean '" << known << "'?";
   std::cerr << "\n";
@@ -119,6 +119,22 @@ int main(int argc, char** argv) {
                       "linearize at the model's initial state instead of solving for static equilibrium");
   modes_cmd->add_option("--json", modes.json, "also write the result as JSON to this file");
 
+  KcOptions kc;
+  CLI::App* kc_cmd = app.add_subcommand(
+      "kc", "Kinematics and compliance of a template corner: bump steer, camber, motion ratio, wheel rate, roll centre");
+  kc_cmd->add_option("model", kc.model, "model file (JSON) with a template subsystem")->required();
+  kc_cmd->add_option("--subsystem", kc.subsystem, "the corner (default: the model's only subsystem)");
+  kc_cmd->add_option("--travel", kc.travel, "sweep the wheel travel from -TRAVEL to +TRAVEL metres (default 0.08)");
+  kc_cmd->add_option("--points", kc.points, "number of travels (default 33)");
+  kc_cmd->add_option("--param", kc.params, "NAME=VALUE: a parameter value (repeatable)");
+  kc_cmd->add_option("--out", kc.out, "write the CSV here instead of stdout");
+
+  ExpandOptions expand;
+  CLI::App* expand_cmd =
+      app.add_subcommand("expand", "Write the model with its template subsystems expanded into plain entries");
+  expand_cmd->add_option("model", expand.model, "model file (JSON)")->required();
+  expand_cmd->add_option("--out", expand.out, "write the expanded model here instead of stdout");
+
   TireOptions tire;
   CLI::App* tire_cmd =
       app.add_subcommand("tire", "Force curves of a Magic Formula tire (.tir, PAC2002 / MF 5.2) as CSV");
@@ -136,7 +152,7 @@ int main(int argc, char** argv) {
     if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
     const std::string what = e.what();
     std::cerr << "myriad: error: "
-              << (what == "A subcommand is required" ? "give a subcommand: info, check, simulate, modes or tire" : what)
+              << (what == "A subcommand is required" ? "give a subcommand: info, check, simulate, modes, kc, expand or tire" : what)
               << "\nmyriad --help lists the subcommands, myriad SUBCOMMAND --help their flags\n";
     return 2;
   }
@@ -152,6 +168,8 @@ int main(int argc, char** argv) {
     if (sim_cmd->parsed()) return run_simulate(sim);
     if (modes_cmd->parsed()) return run_modes(modes);
     if (tire_cmd->parsed()) return run_tire(tire);
+    if (kc_cmd->parsed()) return run_kc(kc);
+    if (expand_cmd->parsed()) return run_expand(expand);
   } catch (const std::bad_alloc&) {
     std::cerr << "myriad: error: out of memory (the run's memory estimate was too low, or another process took "
                  "the memory; try fewer --instances or --max-memory)\n";

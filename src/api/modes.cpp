@@ -31,11 +31,7 @@ ModesResult modes(const LoadedModel& loaded, const ModesOptions& options) {
   if (!std::isfinite(options.t)) throw SettingError("t", "setting 't' = " + shown(options.t) + ": must be finite");
   if (!(options.tolerance > 0.0 && std::isfinite(options.tolerance)))
     throw SettingError("tolerance", "setting 'tolerance' = " + shown(options.tolerance) + ": must be > 0");
-  check_overrides(options.overrides, mi.model);
-  std::vector<double> values = mi.parameter_defaults;
-  for (const auto& [name, value] : options.overrides)
-    for (std::size_t j = 0; j < values.size(); ++j)
-      if (mi.parameter_names[j] == name) values[j] = value;
+  const std::vector<double> values = parameter_values_with(mi, options.overrides);
   const Model model = apply_parameters(mi.model, values);
   const auto compiled = compile(model);
   std::vector<double> k(static_cast<std::size_t>(compiled->n_constants));

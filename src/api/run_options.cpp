@@ -1,5 +1,7 @@
 #include "api/run_options.hpp"
 
+#include "api/model_impl.hpp"
+
 #include <charconv>
 #include <cmath>
 
@@ -124,6 +126,16 @@ ResolvedRun resolve_run_options(const RunOptions& o, const Model& model, const S
   }
   run.times = output_grid(0.0, run.t_end, run.dt_out);
   return run;
+}
+
+std::vector<double> parameter_values_with(const ModelImpl& mi,
+                                          const std::vector<std::pair<std::string, double>>& overrides) {
+  check_overrides(overrides, mi.model);
+  std::vector<double> values = mi.parameter_defaults;
+  for (const auto& [name, value] : overrides)
+    for (std::size_t j = 0; j < values.size(); ++j)
+      if (mi.parameter_names[j] == name) values[j] = value;
+  return values;
 }
 
 void check_overrides(const std::vector<std::pair<std::string, double>>& overrides, const Model& model,

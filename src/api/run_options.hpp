@@ -11,6 +11,10 @@
 #include "model/model.hpp"
 
 namespace myriad::api {
+struct ModelImpl;
+}
+
+namespace myriad::api {
 
 // Threads a run may ask for: more than this is a typo, not a machine.
 constexpr int kMaxThreads = 4096;
@@ -55,6 +59,11 @@ ResolvedRun resolve_integration(const RunOptions& options, const Model& model, c
 // ("overrides"). O(overrides x parameters).
 void check_overrides(const std::vector<std::pair<std::string, double>>& overrides, const Model& model,
                      const SettingNames& names = {});
+
+// The model's parameter defaults with the overrides put in (checked as check_overrides does). O(overrides x
+// parameters).
+std::vector<double> parameter_values_with(const ModelImpl& model,
+                                          const std::vector<std::pair<std::string, double>>& overrides);
 
 // The instance count of a request: `instances` when given (1 .. kMaxInstances; with a parameter set, equal to its
 // rows), else the parameter set's rows, else 1. Throws SettingError ("instances"). O(1).

@@ -22,7 +22,14 @@ MYRIAD_HD void mass_matrix(const CompiledModel& model, const K& k, const S* q, c
     for (int a = 0; a < joint_i.nv; ++a) {
       const int row = joint_i.v_index + a;
       Force<S> F = w.IA[i] * w.subspace[row];
-      for (int b = 0; b < joint_i.nv; ++b) M[row * nv + joint_i.v_index + b] = dot(w.subspace[joint_i.v_index + b], F);
+      // The joint's own block from its upper triangle, mirrored: s_b . (I s_a) and s_a . (I s_b) differ by rounding,
+      // and the factorization of Pi wants M exactly symmetric.
+      for (int b = a; b < joint_i.nv; ++b) {
+        const int col = joint_i.v_index + b;
+        const S value = dot(w.subspace[col], F);
+        M[row * nv + col] = value;
+        M[col * nv + row] = value;
+      }
       int j = i;
       while (model.joints[j].parent >= 0) {
         F = force_to_a(w.X_parent[j], F);

@@ -82,7 +82,11 @@ Loop read_loop(const JsonNode& node, int index, NameTable& names, const ReadCont
   } else {
     loop.point1 = read_optional_vector3(node, "point1", context);
     loop.point2 = read_optional_vector3(node, "point2", context);
-    loop.length = read_number(node.at("length"), context);
+    const JsonNode length = node.at("length");
+    if (length.json().is_string() && length.json().get<std::string>() == "design")
+      loop.length_from_design = true;
+    else
+      loop.length = read_number(length, context);
     if (loop.type == LoopType::rod) loop.mass = read_number(node.at("mass"), context);
   }
   return loop;

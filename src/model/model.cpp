@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 
+#include "model/model_geometry.hpp"
 #include "model/model_numbers.hpp"
 
 namespace myriad {
@@ -54,12 +55,14 @@ Model apply_parameters(const Model& model, const std::vector<double>& values) {
                                 " parameter values, got " + std::to_string(values.size()));
   Model resolved = model;
   for_each_number(resolved, [&](Number& n) {
-    if (n.parameter >= 0) {
-      n.value = values[static_cast<size_t>(n.parameter)];
+    if (depends_on_parameters(n)) {
+      n.value = number_value(n, values);
       n.parameter = -1;
+      n.terms.clear();
     }
   });
   for (size_t i = 0; i < resolved.parameters.size(); ++i) resolved.parameters[i].value = values[i];
+  resolve_design_lengths(resolved);
   return resolved;
 }
 

@@ -6,16 +6,36 @@
 #include <array>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace myriad {
 
 // A numeric field: `value` holds the literal (or, once parameters are applied, the resolved value);
-// `parameter` is the index into Model::parameters or -1 for a literal.
+// `parameter` is the index into Model::parameters of a plain "$name", or -1. A linear expression of parameters
+// ("$a - $b", model/linear_expression.hpp) keeps its terms instead: value = constant + sum coefficient * p.
+struct ParameterTerm {
+  int parameter = -1;
+  double coefficient = 0.0;
+};
+
 struct Number {
   double value = 0.0;
   int parameter = -1;
+  std::vector<ParameterTerm> terms;  // an expression's terms (parameter is then -1)
+  double constant = 0.0;             // an expression's constant part
 };
+
+inline bool depends_on_parameters(const Number& n) { return n.parameter >= 0 || !n.terms.empty(); }
+
+// The value of `n` for one instance's parameter values (indexed as Model::parameters).
+inline double number_value(const Number& n, const std::vector<double>& parameter_values) {
+  if (n.parameter >= 0) return parameter_values[static_cast<size_t>(n.parameter)];
+  if (n.terms.empty()) return n.value;
+  double value = n.constant;
+  for (const ParameterTerm& t : n.terms) value += t.coefficient * parameter_values[static_cast<size_t>(t.parameter)];
+  return value;
+}
 
 using Vector3 = std::array<Number, 3>;
 
@@ -223,6 +243,8 @@ struct Loop {
   Vector3 point1{};      // distance, rod: point on body1 (body frame; world for ground)
   Vector3 point2{};      // distance, rod: point on body2
   Number length{};       // distance, rod: |p2 - p1|, > 0
+  bool length_from_design = false;  // "length": "design": |p2 - p1| with every joint at zero coordinates,
+                                    // recomputed whenever parameters change (resolve_design_lengths)
   Number mass{};         // rod: mass lumped on the two ends (seed 001 eqs. 18-19), > 0
   int file_index = -1;   // position in the file's `loops`
 };
@@ -250,6 +272,26 @@ struct SimulationDefaults {
   double h = 1e-3;
 };
 
+// A template instance of the file's `subsystems` (docs/model-format.md, "Subsystems"), after the loader expanded it
+// into ordinary entries: which entries it made and what they are for. `roles` names the parts that rigs and
+// `myriad info` look for: "chassis" (a body or ground), "upright", "wheel" (bodies), "wheel_mount" (the joint
+// whose child frame origin is the wheel centre), "spring", "damper", "tire" (forces), "spin_axis_y" ("1" on a
+// left corner, whose outward spin axis is +y of the chassis frame, "-1" on a mirrored right one).
+struct Subsystem {
+  std::string name;           // the corner's name ("front" or, mirrored to both sides, "front_left"/"front_right")
+  std::string template_name;  // "double_wishbone", ...
+  std::string pointer;        // "/subsystems/0" in the file
+  std::string side;           // "left" or "right"
+  std::vector<std::pair<std::string, std::string>> parts;  // (kind: body, joint, loop, force, output; name)
+  std::vector<std::pair<std::string, std::string>> roles;  // (role, entry name)
+
+  const std::string* role(const std::string& key) const {
+    for (const auto& r : roles)
+      if (r.first == key) return &r.second;
+    return nullptr;
+  }
+};
+
 struct Model {
   std::string name;
   std::string description;
@@ -266,6 +308,7 @@ struct Model {
   std::vector<Driver> drivers;  // rheonomic drivers, file order
   std::vector<IndependentCoordinate> independent;  // named independent coordinates (empty: chosen by pivoting)
   std::vector<Input> inputs;    // file order (JSON object member order)
+  std::vector<Subsystem> subsystems;  // the templates the loader expanded (their parts are in the lists above)
 };
 
 inline const char* loop_type_name(LoopType type) {

@@ -68,6 +68,28 @@ Transform<double> frame_transform(const Frame& frame) {
   return {rotation_matrix(frame.rotation), vector3(frame.origin)};
 }
 
+void resolve_design_lengths(Model& model) {
+  bool any = false;
+  for (const Loop& loop : model.loops) any = any || loop.length_from_design;
+  if (!any) return;
+  // Joints are parent-first, one per body: at zero coordinates M coincides with F, so X_WC = X_WP X_PF X_CM^-1.
+  std::vector<Transform<double>> X_W(model.bodies.size(), Transform<double>::identity());
+  for (const Joint& joint : model.joints) {
+    const Transform<double> X_WP =
+        joint.parent < 0 ? Transform<double>::identity() : X_W[static_cast<size_t>(joint.parent)];
+    X_W[static_cast<size_t>(joint.child)] =
+        X_WP * frame_transform(joint.parent_frame) * inverse(frame_transform(joint.child_frame));
+  }
+  const auto world_point = [&](int body, const Vector3& point) {
+    return body < 0 ? vector3(point) : transform_point(X_W[static_cast<size_t>(body)], vector3(point));
+  };
+  for (Loop& loop : model.loops) {
+    if (!loop.length_from_design) continue;
+    const Vec3<double> d = world_point(loop.body2, loop.point2) - world_point(loop.body1, loop.point1);
+    loop.length.value = std::sqrt(dot(d, d));
+  }
+}
+
 Mat3<double> inertia_matrix(const std::array<Number, 6>& in) {
   const double ixx = in[0].value, iyy = in[1].value, izz = in[2].value;
   const double ixy = in[3].value, ixz = in[4].value, iyz = in[5].value;

@@ -21,6 +21,13 @@ Vec3<double> unit_vector3(const Vector3& v);
 bool normalize_quaternion(double* q);
 Mat3<double> inertia_matrix(const std::array<Number, 6>& inertia);  // ixx, iyy, izz, ixy, ixz, iyz
 
+// Sets the length of every distance or rod loop whose file says "length": "design" to the distance between its
+// points with every joint at zero coordinates (identity quaternions): the design position of a template, whose
+// body frames then all coincide with the chassis frame. Reads the Numbers' current values (defaults at load, an
+// instance's once its parameters are applied); never throws (validation refuses a zero or non-finite length).
+// O(bodies + loops).
+void resolve_design_lengths(Model& model);
+
 // In-plane unit vectors of a planar joint with normal n (docs/model-format.md).
 void planar_basis(const Vec3<double>& n, Vec3<double>& e1, Vec3<double>& e2);
 

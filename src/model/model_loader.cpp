@@ -12,12 +12,14 @@
 #include "model/joint_tree.hpp"
 #include "model/json_reader.hpp"
 #include "model/loop_reading.hpp"
+#include "model/model_geometry.hpp"
 #include "model/model_limits.hpp"
 #include "model/model_reading.hpp"
 #include "model/model_validation.hpp"
 #include "model/number_text.hpp"
 #include "model/kpi_reading.hpp"
 #include "model/output_reading.hpp"
+#include "model/subsystems.hpp"
 
 namespace myriad {
 
@@ -26,7 +28,7 @@ namespace {
 const std::vector<std::string> kTopLevelKeys = {"format",     "version", "name",   "description", "gravity",
                                                 "parameters", "bodies",  "joints", "forces",      "outputs",
                                                 "simulation", "loops",   "drivers",     "independent", "inputs",
-                                                "kpis"};
+                                                "kpis",       "subsystems"};
 
 // Checked before anything else, so that a file of another kind is named as such instead of producing a list
 // of unknown keys.
@@ -220,18 +222,69 @@ Model read_model(const JsonNode& root, const std::string& file_name) {
   if (root.has("independent"))
     model.independent = read_independent(root.at("independent"), context, model.drivers);
 
+  resolve_design_lengths(model);
   validate_model_values(model);
   return model;
 }
 
 }  // namespace
 
-Model load_model_text(const std::string& json_text, const std::string& file_name) {
-  const Json document = parse_json_document(json_text, file_name);
-  return read_model(JsonNode(document, "", file_name), file_name);
+namespace {
+
+// The document as read_model sees it: subsystems expanded (after the format check, so a file of another kind is
+// named as such first).
+Json expanded_document(const Json& document, const std::string& file_name, std::vector<Subsystem>& subsystems) {
+  const JsonNode root(document, "", file_name);
+  if (!document.is_object() || !document.contains("subsystems")) return document;
+  check_format_and_version(root);
+  return expand_subsystems(root, subsystems);
 }
 
-Model load_model_file(const std::string& path) {
+// An error inside a template's generated entry points into the expanded model; say which subsystem made it.
+[[noreturn]] void rethrow_in_subsystem(const ModelError& error, const Json& expanded,
+                                       const std::vector<Subsystem>& subsystems) {
+  const std::string& pointer = error.pointer();
+  for (const char* section : {"bodies", "joints", "loops", "forces", "outputs"}) {
+    const std::string prefix = std::string("/") + section + "/";
+    if (pointer.compare(0, prefix.size(), prefix) != 0) continue;
+    const std::size_t end = pointer.find('/', prefix.size());
+    const std::string index_text = pointer.substr(prefix.size(), end - prefix.size());
+    if (index_text.empty() || index_text.find_first_not_of("0123456789") != std::string::npos) continue;
+    const std::size_t index = std::stoul(index_text);
+    const Json& list = expanded[section];
+    if (index >= list.size() || !list[index].contains("name") || !list[index]["name"].is_string()) continue;
+    const std::string name = list[index]["name"].get<std::string>();
+    for (const Subsystem& s : subsystems)
+      for (const auto& part : s.parts)
+        if (part.second == name)
+          throw ModelError(error.file(), s.pointer,
+                           "part '" + name + "' of subsystem '" + s.name + "' (" + pointer +
+                               " in the expanded model, see `myriad expand`): " + error.reason());
+  }
+  throw error;
+}
+
+Model read_expanded(const Json& document, const std::string& file_name) {
+  std::vector<Subsystem> subsystems;
+  const Json expanded = expanded_document(document, file_name, subsystems);
+  if (subsystems.empty()) return read_model(JsonNode(expanded, "", file_name), file_name);
+  try {
+    Model model = read_model(JsonNode(expanded, "", file_name), file_name);
+    model.subsystems = subsystems;
+    return model;
+  } catch (const ModelError& error) {
+    rethrow_in_subsystem(error, expanded, subsystems);
+  }
+}
+
+}  // namespace
+
+Model load_model_text(const std::string& json_text, const std::string& file_name) {
+  const Json document = parse_json_document(json_text, file_name);
+  return read_expanded(document, file_name);
+}
+
+std::string read_model_file_text(const std::string& path) {
   // stdio rather than iostreams: errno is then reliably the reason the open or the read failed.
   std::FILE* file = std::fopen(path.c_str(), "rb");
   if (file == nullptr) throw ModelError(path, "/", std::string("cannot open file: ") + std::strerror(errno));
@@ -256,7 +309,17 @@ Model load_model_file(const std::string& path) {
     throw ModelError(
         path, "/",
         "file exceeds " + std::to_string(kMaxModelFileBytes) + " bytes (the limit for a model file)");
-  return load_model_text(text, path);
+  return text;
+}
+
+Model load_model_file(const std::string& path) { return load_model_text(read_model_file_text(path), path); }
+
+std::string expanded_model_text(const std::string& path) {
+  const Json document = parse_json_document(read_model_file_text(path), path);
+  std::vector<Subsystem> subsystems;
+  const Json expanded = expanded_document(document, path, subsystems);
+  read_expanded(document, path);  // the same checks as loading
+  return expanded.dump(2) + "\n";
 }
 
 }  // namespace myriad

@@ -4,6 +4,8 @@
 #include <cctype>
 #include <cmath>
 
+#include "model/linear_expression.hpp"
+
 namespace myriad {
 
 namespace {
@@ -50,17 +52,32 @@ Number read_number(const JsonNode& node, const ReadContext& context) {
   }
   if (!json.is_string()) node.fail_type("a number or a \"$parameter\" reference");
   const std::string text = json.get<std::string>();
-  if (text.empty() || text[0] != '$') {
-    if (names_non_finite_number(text))
-      node.fail("non-finite number \"" + text + "\" (numbers must be finite)");
+  if (names_non_finite_number(text)) node.fail("non-finite number \"" + text + "\" (numbers must be finite)");
+  if (text.find('$') == std::string::npos)
     node.fail("expected a number or a \"$parameter\" reference, got string \"" + text + "\"");
+  LinearExpression expression;
+  std::string reason;
+  if (!parse_linear_expression(text, expression, reason))
+    node.fail("invalid parameter expression \"" + text + "\": " + reason +
+              " (a \"$name\" or a linear expression such as \"$a - 0.5*$b\")");
+  Number number;
+  number.constant = expression.constant;
+  double value = expression.constant;
+  for (const auto& term : expression.terms) {
+    const auto found = context.parameter_index.find(term.first);
+    if (found == context.parameter_index.end()) node.fail("undefined parameter '" + term.first + "'");
+    const double default_value = (*context.parameters)[static_cast<std::size_t>(found->second)].value;
+    number.terms.push_back({found->second, term.second});
+    value += term.second * default_value;
   }
-  const std::string name = text.substr(1);
-  if (!is_parameter_name(name))
-    node.fail("invalid parameter reference \"" + text + "\" (parameter names match [A-Za-z_][A-Za-z0-9_]*)");
-  const auto found = context.parameter_index.find(name);
-  if (found == context.parameter_index.end()) node.fail("undefined parameter '" + name + "'");
-  return {(*context.parameters)[static_cast<std::size_t>(found->second)].value, found->second};
+  // A plain "$name" stays a single reference (the common case, and what messages and tests expect).
+  if (expression.constant == 0.0 && number.terms.size() == 1 && number.terms[0].coefficient == 1.0) {
+    number.parameter = number.terms[0].parameter;
+    number.terms.clear();
+  }
+  if (!std::isfinite(value)) node.fail("expression \"" + text + "\" is not finite at the parameters' defaults");
+  number.value = value;
+  return number;
 }
 
 Number read_optional_number(const JsonNode& object, const std::string& key, double fallback,

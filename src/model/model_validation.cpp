@@ -40,10 +40,14 @@ class Reporter {
   [[noreturn]] void fail(const std::string& pointer, const std::string& reason,
                          const Numbers& sources) const {
     std::vector<std::string> names;
-    for (const Number* n : sources) {
-      if (n->parameter < 0 || n->parameter >= static_cast<int>(model_.parameters.size())) continue;
-      const std::string name = "'" + model_.parameters[static_cast<size_t>(n->parameter)].name + "'";
+    const auto add = [&](int parameter) {
+      if (parameter < 0 || parameter >= static_cast<int>(model_.parameters.size())) return;
+      const std::string name = "'" + model_.parameters[static_cast<size_t>(parameter)].name + "'";
       if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+    };
+    for (const Number* n : sources) {
+      add(n->parameter);
+      for (const ParameterTerm& t : n->terms) add(t.parameter);
     }
     std::string note;
     if (!names.empty())
@@ -345,6 +349,14 @@ void check_loop(const Reporter& report, const Loop& loop, const std::string& poi
     case LoopType::rod:
       report.require_length(pointer + "/point1", numbers_of(loop.point1));
       report.require_length(pointer + "/point2", numbers_of(loop.point2));
+      if (loop.length_from_design && !(std::isfinite(loop.length.value) && loop.length.value > 0.0)) {
+        Numbers sources = numbers_of(loop.point1);
+        for (const Number* n : numbers_of(loop.point2)) sources.push_back(n);
+        report.fail(pointer + "/length",
+                    "the design length (the points' distance with every joint at zero coordinates) is " +
+                        number_text(loop.length.value) + ": the two points coincide there",
+                    sources);
+      }
       if (!(std::isfinite(loop.length.value) && loop.length.value > 0.0))
         report.fail(pointer + "/length",
                     "length must be positive and finite, got " + number_text(loop.length.value) +
@@ -391,8 +403,9 @@ void validate_instance_values(const Model& model, const std::vector<double>& par
   // Like apply_parameters, but the Numbers keep their parameter index so that messages can name it.
   Model instance = model;
   for_each_number(instance, [&](Number& n) {
-    if (n.parameter >= 0) n.value = parameter_values[static_cast<size_t>(n.parameter)];
+    if (depends_on_parameters(n)) n.value = number_value(n, parameter_values);
   });
+  resolve_design_lengths(instance);
   for (size_t i = 0; i < instance.parameters.size(); ++i) instance.parameters[i].value = parameter_values[i];
   validate_model_values(instance, instance_label);
 }

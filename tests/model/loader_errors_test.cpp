@@ -119,7 +119,7 @@ TEST(LoaderErrors, unknown_top_level_key_lists_expected_keys) {
   EXPECT_TRUE(fails_with(m, "/bodys",
                          "unknown key 'bodys' (expected one of: format, version, name, description, gravity, "
                          "parameters, bodies, joints, forces, outputs, simulation, loops, drivers, independent, "
-                         "inputs, kpis)"));
+                         "inputs, kpis, subsystems)"));
 }
 
 TEST(LoaderErrors, unknown_body_key_lists_expected_keys) {
@@ -512,8 +512,10 @@ TEST(LoaderErrors, undefined_parameter) {
 
 TEST(LoaderErrors, invalid_parameter_reference) {
   Json m = base_model();
-  m["bodies"][0]["mass"] = "$m-1";
-  EXPECT_TRUE(fails_with(m, "/bodies/0/mass", "invalid parameter reference \"$m-1\""));
+  m["bodies"][0]["mass"] = "$m*2";
+  EXPECT_TRUE(fails_with(m, "/bodies/0/mass", "invalid parameter expression \"$m*2\": expected + or - at character 3"));
+  m["bodies"][0]["mass"] = "$1m";
+  EXPECT_TRUE(fails_with(m, "/bodies/0/mass", "invalid parameter reference at character 1"));
 }
 
 // ---- indices and forces ----

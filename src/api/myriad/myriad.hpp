@@ -237,6 +237,29 @@ struct ModesResult {
 // an unknown override, std::runtime_error when there is no equilibrium (a free body) or the dynamics fail.
 ModesResult modes(const LoadedModel& model, const ModesOptions& options = {});
 
+// ---- kc: the quasi-static kinematics-and-compliance rig of a template corner ----
+
+struct KcOptions {
+  std::string subsystem;  // empty: the model's only subsystem
+  double travel = 0.08;   // wheel travel swept from -travel to +travel (m)
+  int points = 33;
+  std::vector<std::pair<std::string, double>> overrides;  // parameter values (the file's defaults otherwise)
+};
+
+struct KcResult {
+  std::string subsystem, side;
+  std::vector<std::string> columns;  // travel, toe, camber, wheel_center_x/y/z, spring_length, motion_ratio,
+                                     // wheel_load, wheel_rate, roll_centre_height
+  std::vector<std::string> units;
+  std::vector<std::vector<double>> rows;  // one per travel, in the columns' order
+};
+
+// The corner's bump steer (toe), bump camber, wheel-centre path, spring length and motion ratio, wheel load and
+// rate, and roll-centre height over the travel sweep (definitions in docs/model-format.md, "Subsystems"). Throws
+// SettingError for an unknown override, std::invalid_argument for bad options or a missing subsystem,
+// std::runtime_error when the corner cannot reach a travel.
+KcResult kinematics_and_compliance(const LoadedModel& model, const KcOptions& options = {});
+
 // Counter-based random numbers (Philox4x32-10): the draw depends only on (seed, instance, episode, counter), so an
 // environment's randomness never depends on how many run beside it. Uniform in [0, 1) with 53 random bits.
 double philox_uniform(std::uint64_t seed, std::uint64_t instance, std::uint64_t episode, std::uint64_t counter);

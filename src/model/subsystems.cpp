@@ -1,0 +1,124 @@
+#include "model/subsystems.hpp"
+
+#include <functional>
+#include <map>
+#include <set>
+
+#include "model/subsystem_templates.hpp"
+
+namespace myriad {
+
+namespace {
+
+using Expander = TemplateOutput (*)(const TemplateInput&);
+
+const std::vector<std::pair<std::string, Expander>>& templates() {
+  static const std::vector<std::pair<std::string, Expander>> list = {{"double_wishbone", expand_double_wishbone}};
+  return list;
+}
+
+std::map<std::string, double> parameter_defaults(const JsonNode& root) {
+  std::map<std::string, double> defaults;
+  if (!root.has("parameters")) return defaults;
+  const JsonNode parameters = root.at("parameters");
+  if (!parameters.json().is_object()) return defaults;  // read_model reports it
+  for (const auto& member : parameters.members()) {
+    const Json& entry = member.second.json();
+    if (entry.is_number()) defaults[member.first] = entry.get<double>();
+    else if (entry.is_object() && entry.contains("value") && entry["value"].is_number())
+      defaults[member.first] = entry["value"].get<double>();
+  }
+  return defaults;
+}
+
+std::set<std::string> declared_names(const JsonNode& root, const char* section) {
+  std::set<std::string> names;
+  if (!root.has(section) || !root.at(section).json().is_array()) return names;
+  for (const Json& entry : root.at(section).json())
+    if (entry.is_object() && entry.contains("name") && entry["name"].is_string())
+      names.insert(entry["name"].get<std::string>());
+  return names;
+}
+
+}  // namespace
+
+const std::vector<std::string>& template_names() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> n;
+    for (const auto& t : templates()) n.push_back(t.first);
+    return n;
+  }();
+  return names;
+}
+
+Json expand_subsystems(const JsonNode& root, std::vector<Subsystem>& subsystems) {
+  Json document = root.json();
+  if (!root.json().is_object() || !root.has("subsystems")) return document;
+  const JsonNode list = root.at("subsystems");
+  if (!list.json().is_array()) list.fail_type("an array of subsystems");
+  const std::map<std::string, double> defaults = parameter_defaults(root);
+  const std::set<std::string> bodies = declared_names(root, "bodies");
+  const char* const sections[] = {"bodies", "joints", "loops", "forces", "outputs"};
+  std::map<std::string, std::set<std::string>> taken;
+  for (const char* section : sections) taken[section] = declared_names(root, section);
+
+  for (const JsonNode& entry : list.elements()) {
+    entry.expect_object();
+    const JsonNode name_node = entry.at("name");
+    const std::string name = name_node.as_string();
+    if (!is_parameter_name(name))
+      name_node.fail("invalid subsystem name '" + name + "' (names match [A-Za-z_][A-Za-z0-9_]*: they prefix the "
+                     "names of the parts)");
+    const JsonNode template_node = entry.at("template");
+    const std::string template_name = template_node.as_string();
+    Expander expand = nullptr;
+    for (const auto& t : templates())
+      if (t.first == template_name) expand = t.second;
+    if (expand == nullptr)
+      template_node.fail("unknown template '" + template_name + "' (expected one of: " + join_names(template_names()) +
+                         ")");
+    std::string chassis = "ground";
+    if (entry.has("chassis")) {
+      chassis = entry.at("chassis").as_string();
+      if (chassis != "ground" && bodies.count(chassis) == 0)
+        entry.at("chassis").fail("unknown chassis body '" + chassis + "' (a body of the file's `bodies`, or ground)");
+    }
+    std::vector<std::pair<std::string, bool>> corners = {{name, false}};
+    std::string side = "left";
+    if (entry.has("side")) {
+      const std::vector<std::string> sides = {"left", "right", "both"};
+      side = sides[static_cast<size_t>(read_choice(entry.at("side"), sides, "side"))];
+    }
+    if (side == "right") corners = {{name, true}};
+    if (side == "both") corners = {{name + "_left", false}, {name + "_right", true}};
+
+    for (const auto& corner : corners) {
+      TemplateInput in{entry, &defaults, corner.first, corner.second, chassis};
+      TemplateOutput out = expand(in);
+      out.info.name = corner.first;
+      out.info.template_name = template_name;
+      out.info.pointer = entry.pointer();
+      out.info.side = corner.second ? "right" : "left";
+      const std::pair<const char*, Json*> generated[] = {
+          {"bodies", &out.bodies}, {"joints", &out.joints}, {"loops", &out.loops}, {"forces", &out.forces},
+          {"outputs", &out.outputs}};
+      for (const auto& g : generated) {
+        for (const Json& item : *g.second) {
+          const std::string part = item["name"].get<std::string>();
+          if (!taken[g.first].insert(part).second)
+            name_node.fail("subsystem '" + name + "' would add " + std::string(g.first) + " entry '" + part +
+                           "', but that name is already taken");
+        }
+        if (g.second->empty()) continue;
+        if (!document.contains(g.first)) document[g.first] = Json::array();
+        if (!document[g.first].is_array()) continue;  // read_model reports the section's type
+        for (const Json& item : *g.second) document[g.first].push_back(item);
+      }
+      subsystems.push_back(out.info);
+    }
+  }
+  document.erase("subsystems");
+  return document;
+}
+
+}  // namespace myriad

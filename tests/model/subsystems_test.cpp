@@ -1,0 +1,227 @@
+// Templates (docs/model-format.md, "Subsystems"): the double wishbone expands into the entries its comment in
+// src/model/double_wishbone.cpp lists, with hardpoints as linear expressions of parameters; the expanded model
+// (`myriad expand`) loads to the same model; a right side mirrors the left; and every bad input the issue names
+// (missing hardpoint, coincident hardpoints, a rod of zero length, unknown template) is refused at its pointer.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+
+#include "analysis/kc_rig.hpp"
+#include "model/linear_expression.hpp"
+#include "model/model.hpp"
+#include "model/model_loader.hpp"
+#include "model/model_validation.hpp"
+#include "support/model_fixture.hpp"
+
+namespace myriad {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+Json corner() {
+  std::ifstream in(testing::model_path("double_wishbone_corner.json"));
+  return Json::parse(in);
+}
+
+::testing::AssertionResult fails_with(const Json& model, const std::string& pointer, const std::string& reason_part) {
+  try {
+    load_model_text(model.dump(), "t.json");
+  } catch (const ModelError& e) {
+    if (e.pointer() != pointer)
+      return ::testing::AssertionFailure() << "pointer '" << e.pointer() << "', expected '" << pointer << "': " << e.what();
+    if (e.reason().find(reason_part) == std::string::npos)
+      return ::testing::AssertionFailure() << "reason lacks '" << reason_part << "': " << e.what();
+    return ::testing::AssertionSuccess();
+  }
+  return ::testing::AssertionFailure() << "loaded without error";
+}
+
+TEST(LinearExpression, ParsesAndPrintsBack) {
+  LinearExpression e;
+  std::string reason;
+  ASSERT_TRUE(parse_linear_expression(" 0.5*$a - $b + 2 - 0.25 * $a", e, reason)) << reason;
+  EXPECT_EQ(e.constant, 2.0);
+  ASSERT_EQ(e.terms.size(), 2u);
+  EXPECT_EQ(e.terms[0], std::make_pair(std::string("a"), 0.25));
+  EXPECT_EQ(e.terms[1], std::make_pair(std::string("b"), -1.0));
+  LinearExpression back;
+  ASSERT_TRUE(parse_linear_expression(linear_expression_text(e), back, reason)) << linear_expression_text(e);
+  EXPECT_EQ(back.constant, e.constant);
+  EXPECT_EQ(back.terms, e.terms);
+  EXPECT_EQ(linear_expression_text(-1.0 * e), "-0.25*$a + $b - 2");
+  // $a - $a cancels to a constant.
+  ASSERT_TRUE(parse_linear_expression("$a - $a + 1", e, reason));
+  EXPECT_TRUE(e.is_constant());
+  for (const char* bad : {"", "$", "2 3", "$a $b", "$a*2", "*$a", "1e999*$a", "$a +"})
+    EXPECT_FALSE(parse_linear_expression(bad, e, reason)) << bad;
+}
+
+TEST(LinearExpression, ParametersResolvePerInstance) {
+  Json m = corner();
+  m["parameters"]["dy"] = 0.01;
+  m["subsystems"][0]["hardpoints"]["wheel_center"] = Json::array({-0.04, "0.9 + $dy", "-0.026"});
+  const Model model = load_model_text(m.dump(), "t.json");
+  std::vector<double> values = default_parameter_values(model);
+  const std::size_t dy = model.parameters.size() - 1;
+  values[dy] = 0.03;
+  const Model literal = apply_parameters(model, values);
+  // The wheel mount's frames carry the wheel centre.
+  for (const Joint& j : literal.joints)
+    if (j.name == "front_wheel_mount") {
+      EXPECT_EQ(j.parent_frame.origin[1].value, 0.9 + 0.03);
+      EXPECT_EQ(j.child_frame.origin[1].value, 0.9 + 0.03);
+    }
+}
+
+TEST(Subsystems, DoubleWishboneExpandsIntoItsParts) {
+  const Model m = load_model_file(testing::model_path("double_wishbone_corner.json"));
+  ASSERT_EQ(m.subsystems.size(), 1u);
+  const Subsystem& s = m.subsystems[0];
+  EXPECT_EQ(s.name, "front");
+  EXPECT_EQ(s.template_name, "double_wishbone");
+  EXPECT_EQ(s.pointer, "/subsystems/0");
+  std::vector<std::string> bodies, joints, loops;
+  for (const auto& p : s.parts) {
+    if (p.first == "body") bodies.push_back(p.second);
+    if (p.first == "joint") joints.push_back(p.second);
+    if (p.first == "loop") loops.push_back(p.second);
+  }
+  EXPECT_EQ(bodies, (std::vector<std::string>{"front_lca", "front_uca", "front_upright", "front_wheel", "front_kingpin"}));
+  EXPECT_EQ(joints, (std::vector<std::string>{"front_lca_pivot", "front_uca_pivot", "front_lower_ball",
+                                              "front_steering_axis", "front_wheel_mount"}));
+  EXPECT_EQ(loops, (std::vector<std::string>{"front_upper_ball", "front_tierod"}));
+  // The tie rod's design length is the hardpoints' distance: (-0.25, 0.448, 0.054) to (-0.176, 0.821, -0.016).
+  for (const Loop& l : m.loops)
+    if (l.name == "front_tierod") {
+      EXPECT_TRUE(l.length_from_design);
+      EXPECT_NEAR(l.length.value, std::sqrt(0.074 * 0.074 + 0.373 * 0.373 + 0.07 * 0.07), 1e-15);
+    }
+}
+
+TEST(Subsystems, DesignLengthFollowsTheParameters) {
+  const Model m = load_model_file(testing::model_path("double_wishbone_corner.json"));
+  std::vector<double> values = default_parameter_values(m);
+  for (std::size_t p = 0; p < m.parameters.size(); ++p)
+    if (m.parameters[p].name == "tierod_upright_z") values[p] = 0.034;
+  const Model literal = apply_parameters(m, values);
+  for (const Loop& l : literal.loops)
+    if (l.name == "front_tierod")
+      EXPECT_NEAR(l.length.value, std::sqrt(0.074 * 0.074 + 0.373 * 0.373 + 0.02 * 0.02), 1e-15);
+}
+
+TEST(Subsystems, ExpandedModelLoadsToTheSameModel) {
+  const std::string path = testing::model_path("double_wishbone_corner.json");
+  const std::string expanded = expanded_model_text(path);
+  EXPECT_EQ(expanded.find("subsystems"), std::string::npos);
+  const Model a = load_model_file(path);
+  const Model b = load_model_text(expanded, "expanded.json");
+  ASSERT_EQ(a.bodies.size(), b.bodies.size());
+  ASSERT_EQ(a.joints.size(), b.joints.size());
+  ASSERT_EQ(a.loops.size(), b.loops.size());
+  ASSERT_EQ(a.forces.size(), b.forces.size());
+  ASSERT_EQ(a.outputs.size(), b.outputs.size());
+  // Every number the same, parameter references included: the K&C curves agree bit for bit.
+  const KcCurves ka = kinematics_and_compliance(apply_parameters(a, default_parameter_values(a)), {});
+  Model b_with_info = b;
+  b_with_info.subsystems = a.subsystems;
+  const KcCurves kb = kinematics_and_compliance(apply_parameters(b_with_info, default_parameter_values(b)), {});
+  EXPECT_EQ(ka.rows, kb.rows);
+}
+
+TEST(Subsystems, RightSideMirrorsTheLeft) {
+  Json m = corner();
+  m["subsystems"][0]["side"] = "both";
+  const Model model = load_model_text(m.dump(), "t.json");
+  ASSERT_EQ(model.subsystems.size(), 2u);
+  EXPECT_EQ(model.subsystems[0].name, "front_left");
+  EXPECT_EQ(model.subsystems[1].name, "front_right");
+  EXPECT_EQ(model.subsystems[1].side, "right");
+  const Model literal = apply_parameters(model, default_parameter_values(model));
+  KcOptions o;
+  o.subsystem = "front_left";
+  const KcCurves left = kinematics_and_compliance(literal, o);
+  o.subsystem = "front_right";
+  const KcCurves right = kinematics_and_compliance(literal, o);
+  ASSERT_EQ(left.rows.size(), right.rows.size());
+  for (std::size_t r = 0; r < left.rows.size(); ++r)
+    for (std::size_t c = 0; c < left.rows[r].size(); ++c) {
+      const double expected = left.columns[c] == "wheel_center_y" ? -left.rows[r][c] : left.rows[r][c];
+      EXPECT_NEAR(right.rows[r][c], expected, 1e-9 * std::max(1.0, std::fabs(expected))) << left.columns[c];
+    }
+  // Toe and camber change over the sweep, so the comparison means something.
+  EXPECT_GT(std::fabs(left.rows.front()[2] - left.rows.back()[2]), 1e-2);
+}
+
+TEST(SubsystemErrors, MissingHardpoint) {
+  Json m = corner();
+  m["subsystems"][0]["hardpoints"].erase("uca_rear");
+  EXPECT_TRUE(fails_with(m, "/subsystems/0/hardpoints/uca_rear", "missing required key"));
+}
+
+TEST(SubsystemErrors, CoincidentHardpoints) {
+  Json m = corner();
+  m["subsystems"][0]["hardpoints"]["lca_rear"] = m["subsystems"][0]["hardpoints"]["lca_front"];
+  EXPECT_TRUE(fails_with(m, "/subsystems/0/hardpoints/lca_rear",
+                         "hardpoints 'lca_front' and 'lca_rear' coincide at (0.223, 0.307, 0)"));
+}
+
+TEST(SubsystemErrors, TieRodOfZeroLength) {
+  Json m = corner();
+  m["subsystems"][0]["hardpoints"]["tierod_upright"] = Json::array({-0.25, 0.448, 0.054});
+  EXPECT_TRUE(fails_with(m, "/subsystems/0/hardpoints/tierod_upright", "the tie rod would have zero length"));
+}
+
+TEST(SubsystemErrors, TieRodOfZeroLengthForOneInstance) {
+  // Coincident only at an instance's parameter value: the per-instance check refuses the design length.
+  const Model model = load_model_file(testing::model_path("double_wishbone_corner.json"));
+  Json m = corner();
+  m["parameters"]["tro_x"] = -0.176;
+  m["subsystems"][0]["hardpoints"]["tierod_upright"] = Json::array({"$tro_x", 0.448, 0.054});
+  m["subsystems"][0]["hardpoints"]["tierod_chassis"] = Json::array({-0.25, 0.448, 0.054});
+  const Model loaded = load_model_text(m.dump(), "t.json");
+  std::vector<double> values = default_parameter_values(loaded);
+  values.back() = -0.25;
+  try {
+    validate_instance_values(loaded, values, "instance 4");
+    FAIL() << "accepted a tie rod of zero length";
+  } catch (const ModelError& e) {
+    EXPECT_NE(e.reason().find("instance 4: the design length"), std::string::npos) << e.what();
+    EXPECT_NE(e.reason().find("'tro_x'"), std::string::npos) << e.what();
+  }
+}
+
+TEST(SubsystemErrors, UnknownTemplate) {
+  Json m = corner();
+  m["subsystems"][0]["template"] = "double_wishbones";
+  EXPECT_TRUE(fails_with(m, "/subsystems/0/template",
+                         "unknown template 'double_wishbones' (expected one of: double_wishbone)"));
+}
+
+TEST(SubsystemErrors, UnknownChassisKeyAndTakenName) {
+  Json m = corner();
+  m["subsystems"][0]["chassis"] = "frame";
+  EXPECT_TRUE(fails_with(m, "/subsystems/0/chassis", "unknown chassis body 'frame'"));
+  m = corner();
+  m["subsystems"][0]["anti_roll_bar"] = true;
+  EXPECT_TRUE(fails_with(m, "/subsystems/0/anti_roll_bar", "unknown key 'anti_roll_bar'"));
+  m = corner();
+  m["bodies"].push_back({{"name", "front_lca"}, {"mass", 1}, {"inertia", {{"ixx", 1}, {"iyy", 1}, {"izz", 1}}}});
+  EXPECT_TRUE(fails_with(m, "/subsystems/0/name", "would add bodies entry 'front_lca', but that name is already taken"));
+  m = corner();
+  m["subsystems"][0]["hardpoints"]["wheel_center"][1] = "$wheel_y";
+  EXPECT_TRUE(fails_with(m, "/subsystems/0/hardpoints/wheel_center/1", "undefined parameter 'wheel_y'"));
+}
+
+TEST(SubsystemErrors, ErrorsInGeneratedPartsNameTheSubsystem) {
+  Json m = corner();
+  m["subsystems"][0]["upright"]["mass"] = -19.45;
+  EXPECT_TRUE(fails_with(m, "/subsystems/0", "part 'front_upright' of subsystem 'front' (/bodies/3/mass in the "
+                                             "expanded model, see `myriad expand`): mass must be positive"));
+}
+
+}  // namespace
+}  // namespace myriad
