@@ -15,7 +15,8 @@ namespace myriad {
 struct EquilibriumOptions {
   bool solve = true;           // false: linearize at the given state as it is (f need not vanish there)
   int max_iterations = 100;
-  double tolerance = 1e-10;    // on max |x''| relative to max(1, |gravity|) (m/s^2 or rad/s^2)
+  double tolerance = 1e-10;    // on max |x''| relative to max(1, |gravity|) (m/s^2 or rad/s^2); Newton also stops once
+                               // its full step is below 1e-10 of the coordinates (the roundoff floor of light bodies)
 };
 
 struct Linearization {

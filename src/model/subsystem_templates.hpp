@@ -7,5 +7,8 @@
 namespace myriad {
 
 TemplateOutput expand_double_wishbone(const TemplateInput& in);
+TemplateOutput expand_macpherson(const TemplateInput& in);
+TemplateOutput expand_five_link(const TemplateInput& in);
+TemplateOutput expand_anti_roll_bar(const TemplateInput& in);
 
 }  // namespace myriad

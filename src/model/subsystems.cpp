@@ -13,7 +13,10 @@ namespace {
 using Expander = TemplateOutput (*)(const TemplateInput&);
 
 const std::vector<std::pair<std::string, Expander>>& templates() {
-  static const std::vector<std::pair<std::string, Expander>> list = {{"double_wishbone", expand_double_wishbone}};
+  static const std::vector<std::pair<std::string, Expander>> list = {{"double_wishbone", expand_double_wishbone},
+                                                                     {"macpherson", expand_macpherson},
+                                                                     {"five_link", expand_five_link},
+                                                                     {"anti_roll_bar", expand_anti_roll_bar}};
   return list;
 }
 
@@ -84,21 +87,25 @@ Json expand_subsystems(const JsonNode& root, std::vector<Subsystem>& subsystems)
         entry.at("chassis").fail("unknown chassis body '" + chassis + "' (a body of the file's `bodies`, or ground)");
     }
     std::vector<std::pair<std::string, bool>> corners = {{name, false}};
+    // A template that spans both sides itself (the anti-roll bar) expands once, whatever `side` says.
+    const bool spans_both = template_name == "anti_roll_bar";
     std::string side = "left";
     if (entry.has("side")) {
       const std::vector<std::string> sides = {"left", "right", "both"};
       side = sides[static_cast<size_t>(read_choice(entry.at("side"), sides, "side"))];
     }
     if (side == "right") corners = {{name, true}};
-    if (side == "both") corners = {{name + "_left", false}, {name + "_right", true}};
+    if (side == "both" && !spans_both) corners = {{name + "_left", false}, {name + "_right", true}};
 
+    HardPoint location{};
+    if (entry.has("location")) location = read_hardpoint(entry.at("location"), defaults);
     for (const auto& corner : corners) {
-      TemplateInput in{entry, &defaults, corner.first, corner.second, chassis};
+      TemplateInput in{entry, &defaults, corner.first, corner.second, chassis, location};
       TemplateOutput out = expand(in);
       out.info.name = corner.first;
       out.info.template_name = template_name;
       out.info.pointer = entry.pointer();
-      out.info.side = corner.second ? "right" : "left";
+      out.info.side = spans_both ? "both" : corner.second ? "right" : "left";
       const std::pair<const char*, Json*> generated[] = {
           {"bodies", &out.bodies}, {"joints", &out.joints}, {"loops", &out.loops}, {"forces", &out.forces},
           {"outputs", &out.outputs}};

@@ -40,6 +40,10 @@ HardPoint mirrored(const HardPoint& p, bool mirror) {
   return {p[0], -1.0 * p[1], p[2]};
 }
 
+HardPoint placed(const TemplateInput& in, const HardPoint& p) {
+  return mirrored({p[0] + in.location[0], p[1] + in.location[1], p[2] + in.location[2]}, in.mirror);
+}
+
 HardPoint difference(const HardPoint& a, const HardPoint& b) { return {a[0] - b[0], a[1] - b[1], a[2] - b[2]}; }
 
 Json json_value(const LinearExpression& e) {
@@ -64,9 +68,9 @@ std::map<std::string, HardPoint> read_hardpoints(const TemplateInput& in, const 
   known.insert(known.end(), optional.begin(), optional.end());
   node.allow_keys(known, "a " + in.node.at("template").as_string() + " template's hardpoints");
   std::map<std::string, HardPoint> points;
-  for (const std::string& key : required) points[key] = mirrored(read_hardpoint(node.at(key), *in.parameters), in.mirror);
+  for (const std::string& key : required) points[key] = placed(in, read_hardpoint(node.at(key), *in.parameters));
   for (const std::string& key : optional)
-    if (node.has(key)) points[key] = mirrored(read_hardpoint(node.at(key), *in.parameters), in.mirror);
+    if (node.has(key)) points[key] = placed(in, read_hardpoint(node.at(key), *in.parameters));
   for (const DistinctPair& pair : distinct) {
     if (points.count(pair.a) == 0 || points.count(pair.b) == 0) continue;
     const HardPoint d = difference(points[pair.a], points[pair.b]);
@@ -91,7 +95,7 @@ Json body_entry(const TemplateInput& in, const std::string& part, const JsonNode
   body["name"] = in.corner + "_" + part;
   body["mass"] = block.at("mass").json();
   if (block.has("center_of_mass"))
-    body["center_of_mass"] = json_point(mirrored(read_hardpoint(block.at("center_of_mass"), *in.parameters), in.mirror));
+    body["center_of_mass"] = json_point(placed(in, read_hardpoint(block.at("center_of_mass"), *in.parameters)));
   else if (default_cm != nullptr)
     body["center_of_mass"] = json_point(*default_cm);
   else

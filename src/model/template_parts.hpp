@@ -32,6 +32,8 @@ struct TemplateInput {
   std::string corner;                               // part names are corner + "_" + part
   bool mirror = false;                              // right side: y -> -y
   std::string chassis;                              // body name or "ground"
+  HardPoint location{};  // added to every hardpoint and centre of mass before mirroring (the corner's place on the
+                         // chassis: hardpoints may be given relative to the axle)
 };
 
 // A number or a linear expression of the file's parameters ("$a", "0.5*$a - $b"), at `node`.
@@ -39,6 +41,7 @@ LinearExpression read_expression(const JsonNode& node, const std::map<std::strin
 double default_value(const LinearExpression& e, const std::map<std::string, double>& parameters);
 HardPoint read_hardpoint(const JsonNode& node, const std::map<std::string, double>& parameters);
 HardPoint mirrored(const HardPoint& p, bool mirror);  // (x, -y, z) when mirror
+HardPoint placed(const TemplateInput& in, const HardPoint& p);  // mirrored(p + location)
 HardPoint difference(const HardPoint& a, const HardPoint& b);
 Json json_value(const LinearExpression& e);  // a number, or the expression's text
 Json json_point(const HardPoint& p);

@@ -188,12 +188,14 @@ TEST(TreeSecondOrder, JacobiansMatchCentralDifferencesOnEveryModel) {
       Vec f(idx(n)), J1(idx(n * n)), J2(idx(n * n)), f_t(idx(n), -1.0);
       ASSERT_TRUE(s.sys.jacobians(t, x.data(), w.data(), f.data(), J1.data(), J2.data(), f_t.data()));
       const Vec f_plain = s.accel(t, x, w);
+      // The Dual and the plain evaluation round differently; a template's light kingpin (0.1 kg) between a 20 kg
+      // upright and its arm at a random state makes that 1.2e-12 of max|f| (half_car.json), the rest stay below 1e-13.
       for (int i = 0; i < n; ++i)
-        EXPECT_NEAR(f[idx(i)], f_plain[idx(i)], 1e-13 * std::max(1.0, max_abs(f_plain)));
+        EXPECT_NEAR(f[idx(i)], f_plain[idx(i)], 1e-11 * std::max(1.0, max_abs(f_plain)));
       // Errors relative to the largest entry; a difference's round-off (about eps max|f| / h) is allowed on
       // top.
       const double scale1 = std::max(1.0, max_abs(J1)), scale2 = std::max(1.0, max_abs(J2));
-      const double h = 1e-3, round_off = 1e-14 * max_abs(f) / h;
+      const double h = 1e-4, round_off = 1e-14 * max_abs(f) / h;
       for (int j = 0; j < n; ++j) {
         const Vec d1 = central_difference(n, h, [&](double e, double* out) {
           Vec xe = x;
@@ -286,7 +288,11 @@ TEST(TreeSecondOrder, MassMatrixIsSymmetricAndEqualsTtMTOnEveryModel) {
       velocity_from_chart_rate(cm, x.data(), q.data(), w.data(), u.data());
       tree_kinematics(cm, s.inst.k(), q.data(), u.data(), s.inst.w);
       const Eigen::VectorXd we = Eigen::Map<const Eigen::VectorXd>(w.data(), n);
-      const double kinetic = kinetic_energy(cm, s.inst.k(), s.inst.w);
+      // The tree's bodies only: a rod's lumped inertia (seed 001) belongs to the loop equations, not to the tree's
+      // mass matrix, and kinetic_energy counts it.
+      double kinetic = 0.0;
+      for (int b = 0; b < cm.n_bodies; ++b)
+        kinetic += 0.5 * dot(s.inst.w.velocity[b], body_inertia<double>(cm, s.inst.k(), b) * s.inst.w.velocity[b]);
       EXPECT_NEAR(0.5 * we.dot(Mh * we), kinetic, 1e-12 * std::max(1.0, kinetic));
     }
     std::printf("  [%s] max rel |Mhat - T^T M T| = %.1e\n", std::filesystem::path(file).filename().c_str(),

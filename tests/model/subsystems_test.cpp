@@ -90,7 +90,7 @@ TEST(Subsystems, DoubleWishboneExpandsIntoItsParts) {
     if (p.first == "joint") joints.push_back(p.second);
     if (p.first == "loop") loops.push_back(p.second);
   }
-  EXPECT_EQ(bodies, (std::vector<std::string>{"front_lca", "front_uca", "front_upright", "front_wheel", "front_kingpin"}));
+  EXPECT_EQ(bodies, (std::vector<std::string>{"front_lca", "front_uca", "front_upright", "front_kingpin", "front_wheel"}));
   EXPECT_EQ(joints, (std::vector<std::string>{"front_lca_pivot", "front_uca_pivot", "front_lower_ball",
                                               "front_steering_axis", "front_wheel_mount"}));
   EXPECT_EQ(loops, (std::vector<std::string>{"front_upper_ball", "front_tierod"}));
@@ -198,7 +198,7 @@ TEST(SubsystemErrors, UnknownTemplate) {
   Json m = corner();
   m["subsystems"][0]["template"] = "double_wishbones";
   EXPECT_TRUE(fails_with(m, "/subsystems/0/template",
-                         "unknown template 'double_wishbones' (expected one of: double_wishbone)"));
+                         "unknown template 'double_wishbones' (expected one of: double_wishbone, macpherson, five_link, anti_roll_bar)"));
 }
 
 TEST(SubsystemErrors, UnknownChassisKeyAndTakenName) {
@@ -221,6 +221,110 @@ TEST(SubsystemErrors, ErrorsInGeneratedPartsNameTheSubsystem) {
   m["subsystems"][0]["upright"]["mass"] = -19.45;
   EXPECT_TRUE(fails_with(m, "/subsystems/0", "part 'front_upright' of subsystem 'front' (/bodies/3/mass in the "
                                              "expanded model, see `myriad expand`): mass must be positive"));
+}
+
+}  // namespace
+}  // namespace myriad
+
+namespace myriad {
+namespace {
+
+int degrees_of_freedom(const Model& m) {
+  int nv = 0, equations = 0;
+  for (const Joint& j : m.joints) {
+    switch (j.type) {
+      case JointType::revolute: case JointType::prismatic: nv += 1; break;
+      case JointType::universal: case JointType::cylindrical: nv += 2; break;
+      case JointType::planar: case JointType::spherical: nv += 3; break;
+      case JointType::free: nv += 6; break;
+      case JointType::fixed: break;
+    }
+  }
+  for (const Loop& l : m.loops) equations += loop_equation_count(l.type);
+  return nv - equations;
+}
+
+TEST(Subsystems, EveryCornerTemplateLeavesTheWheelTravelAsItsOneFreedom) {
+  // The chassis slide plus one travel per corner; the anti-roll bar adds none.
+  EXPECT_EQ(degrees_of_freedom(load_model_file(testing::model_path("double_wishbone_corner.json"))), 2);
+  EXPECT_EQ(degrees_of_freedom(load_model_file(testing::model_path("macpherson_corner.json"))), 2);
+  EXPECT_EQ(degrees_of_freedom(load_model_file(testing::model_path("five_link_corner.json"))), 2);
+  EXPECT_EQ(degrees_of_freedom(load_model_file(testing::model_path("half_car.json"))), 4);
+  EXPECT_EQ(degrees_of_freedom(load_model_file(testing::model_path("full_car.json"))), 7);
+  // Seed 001 Table 9's rear rods: 2, 2, 4, 1 and 3 kg, as rod loops of design length.
+  const Model five = load_model_file(testing::model_path("five_link_corner.json"));
+  std::vector<double> masses;
+  for (const Loop& l : five.loops) {
+    EXPECT_EQ(l.type, LoopType::rod);
+    EXPECT_TRUE(l.length_from_design);
+    masses.push_back(l.mass.value);
+  }
+  EXPECT_EQ(masses, (std::vector<double>{2, 2, 4, 1, 3}));
+}
+
+TEST(Subsystems, MacPhersonAndFiveLinkRunOnTheKcRig) {
+  for (const char* file : {"macpherson_corner.json", "five_link_corner.json"}) {
+    SCOPED_TRACE(file);
+    const Model m = load_model_file(testing::model_path(file));
+    const KcCurves k = kinematics_and_compliance(apply_parameters(m, default_parameter_values(m)), {});
+    const std::vector<double>& design = k.rows[k.rows.size() / 2];
+    EXPECT_EQ(design[0], 0.0);
+    EXPECT_NEAR(design[1], 0.0, 1e-15);  // toe
+    EXPECT_NEAR(design[2], 0.0, 1e-15);  // camber
+    // Bump camber goes negative (top inward) on both, as on real cars.
+    EXPECT_LT(k.rows.back()[2], -1e-3);
+    EXPECT_GT(k.rows.front()[2], 1e-3);
+    for (const auto& row : k.rows)
+      for (double v : row) EXPECT_TRUE(std::isfinite(v));
+  }
+}
+
+TEST(Subsystems, LocationMovesTheCornerAndNothingElse) {
+  Json m = corner();
+  m["subsystems"][0]["location"] = Json::array({1.5, 0, 0.25});
+  m["subsystems"][0].erase("tire");
+  const Model moved = load_model_text(m.dump(), "t.json");
+  m = corner();
+  m["subsystems"][0].erase("tire");
+  const Model plain = load_model_text(m.dump(), "t.json");
+  const KcCurves a = kinematics_and_compliance(apply_parameters(plain, default_parameter_values(plain)), {});
+  const KcCurves b = kinematics_and_compliance(apply_parameters(moved, default_parameter_values(moved)), {});
+  for (std::size_t r = 0; r < a.rows.size(); ++r) {
+    EXPECT_NEAR(b.rows[r][1], a.rows[r][1], 1e-12);  // toe
+    EXPECT_NEAR(b.rows[r][2], a.rows[r][2], 1e-12);  // camber
+    EXPECT_NEAR(b.rows[r][3], a.rows[r][3] + 1.5, 1e-12);
+    EXPECT_NEAR(b.rows[r][5], a.rows[r][5] + 0.25, 1e-12);
+    EXPECT_NEAR(b.rows[r][7], a.rows[r][7], 1e-9);  // motion ratio
+  }
+}
+
+TEST(Subsystems, AntiRollBarJoinsBothSidesOfACorner) {
+  const Model m = load_model_file(testing::model_path("full_car.json"));
+  const Subsystem* arb = nullptr;
+  for (const Subsystem& s : m.subsystems)
+    if (s.template_name == "anti_roll_bar") arb = &s;
+  ASSERT_NE(arb, nullptr);
+  EXPECT_EQ(arb->side, "both");
+  for (const Loop& l : m.loops)
+    if (l.name == "front_arb_droplink_left" || l.name == "front_arb_droplink_right") {
+      EXPECT_EQ(l.type, LoopType::rod);
+      EXPECT_NEAR(l.length.value, 0.16, 1e-15);
+      EXPECT_EQ(m.bodies[static_cast<std::size_t>(l.body2)].name,
+                l.name == "front_arb_droplink_left" ? "front_left_lca" : "front_right_lca");
+    }
+  // The right track of the random road is the right corners' own.
+  for (const ForceElement& f : m.forces)
+    if (f.name == "front_right_tire" || f.name == "rear_right_tire")
+      EXPECT_EQ(f.end2.motion.track, 1) << f.name;
+}
+
+TEST(SubsystemErrors, AntiRollBarNeedsBothSides) {
+  Json m = Json::parse(std::ifstream(testing::model_path("full_car.json")));
+  m["subsystems"][2]["side"] = "right";
+  EXPECT_TRUE(fails_with(m, "/subsystems/2/side", "an anti_roll_bar spans both sides"));
+  m = Json::parse(std::ifstream(testing::model_path("full_car.json")));
+  m["subsystems"][2]["corner"] = "middle";
+  EXPECT_TRUE(fails_with(m, "/subsystems/2", "part 'front_arb_droplink_left' of subsystem 'front_arb'"));
 }
 
 }  // namespace

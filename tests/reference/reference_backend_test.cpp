@@ -79,12 +79,12 @@ TEST(ReferenceBackend, Rk4TakesIdenticalStepsAndAgreesTo1e10OnEveryModel) {
   for (const std::string& name : names) {
     SCOPED_TRACE(name);
     const Loaded l = load(name);
-    const Ensemble ensemble = randomized_ensemble(l.model, *l.compiled, kInstances, 17);
     const ModelPlan plan = plan_for(name);
+    const Ensemble ensemble = randomized_ensemble(l.model, *l.compiled, plan.instances, 17);
     const Comparison c = compare_backends(name, l, ensemble, rk4(plan.rk4_h), 0.0, plan.rk4_t_end, 10);
     expect_all_ok(c.cpu, "cpu");
     expect_all_ok(c.reference, "reference");
-    for (int i = 0; i < kInstances; ++i) {
+    for (int i = 0; i < plan.instances; ++i) {
       const IntegratorStats& a = c.reference.stats[static_cast<size_t>(i)];
       const IntegratorStats& b = c.cpu.stats[static_cast<size_t>(i)];
       EXPECT_EQ(a.steps, b.steps) << "instance " << i;
@@ -100,8 +100,8 @@ TEST(ReferenceBackend, Dopri5AgreesToTenTimesTheToleranceOnEveryModel) {
   for (const std::string& name : shipped_model_names()) {
     SCOPED_TRACE(name);
     const Loaded l = load(name);
-    const Ensemble ensemble = randomized_ensemble(l.model, *l.compiled, kInstances, 29);
     const ModelPlan plan = plan_for(name);
+    const Ensemble ensemble = randomized_ensemble(l.model, *l.compiled, plan.instances, 29);
     const Comparison c =
         compare_backends(name, l, ensemble, adaptive(Method::dopri5, tol), 0.0, plan.dopri5_t_end, 20);
     expect_all_ok(c.cpu, "cpu");
