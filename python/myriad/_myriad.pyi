@@ -213,3 +213,10 @@ def modes(
     at_initial_state: bool = False,
     tolerance: float = 1e-10,
 ) -> Dict[str, Any]: ...
+def kc(
+    model: Union[LoadedModel, _Path],
+    subsystem: str = "",
+    travel: float = 0.08,
+    points: int = 33,
+    overrides: Optional[Mapping[str, float]] = None,
+) -> Dict[str, Any]: ...

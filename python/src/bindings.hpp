@@ -43,5 +43,6 @@ void bind_simulate(py::module_& m);   // simulate.cpp
 void bind_simulator(py::module_& m);  // simulator.cpp
 void bind_philox(py::module_& m);     // simulator.cpp
 void bind_modes(py::module_& m);      // modes.cpp
+void bind_kc(py::module_& m);         // kc.cpp
 
 }  // namespace myriad::python

@@ -26,4 +26,5 @@ PYBIND11_MODULE(_myriad, m) {
   mp::bind_simulator(m);
   mp::bind_philox(m);
   mp::bind_modes(m);
+  mp::bind_kc(m);
 }

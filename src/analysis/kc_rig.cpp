@@ -1,6 +1,7 @@
 #include "analysis/kc_rig.hpp"
 
 #include <Eigen/Dense>
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -24,8 +25,8 @@ Eigen::Vector3d eigen(const Vec3<double>& v) { return {v.x, v.y, v.z}; }
 
 // Everything the sweep needs, resolved once.
 struct Rig {
-  const Model* model;
-  const Subsystem* corner;
+  const Model* model = nullptr;
+  const Subsystem* corner = nullptr;
   int chassis = -1;  // body, -1 = ground
   int upright = -1, wheel = -1, spring = -1;
   Eigen::Vector3d wheel_point;  // wheel centre in the wheel body's frame
@@ -36,6 +37,11 @@ struct Rig {
   Eigen::Vector3d p_WC;
   double design_height = 0.0;   // wheel centre z in chassis axes at the initial state
   std::vector<double> spring_table;  // packed x, f
+  struct Torsion {
+    int coordinate;  // the rsda's revolute joint (q and v index alike)
+    double stiffness, zero_angle;
+  };
+  std::vector<Torsion> torsions;
   double loaded_radius = 0.0;
 };
 
@@ -66,22 +72,48 @@ Rig make_rig(const Model& model, const KcOptions& options) {
   rig.wheel_point = eigen(vector3(model.joints[static_cast<std::size_t>(mount)].child_frame.origin));
   rig.spin_sign = role("spin_axis_y") == "-1" ? -1.0 : 1.0;
 
-  const kinematics::CoordinateLayout layout = kinematics::coordinate_layout(model);
-  for (const auto& part : c.parts) {
-    if (part.first != "joint") continue;
-    const int j = index_of(model.joints, part.second);
-    const int nv = (j + 1 < static_cast<int>(model.joints.size()) ? layout.v_index[static_cast<std::size_t>(j) + 1]
-                                                                   : layout.nv) -
-                   layout.v_index[static_cast<std::size_t>(j)];
-    for (int k = 0; k < nv; ++k) rig.free.push_back(layout.v_index[static_cast<std::size_t>(j)] + k);
+  // The corner, and every subsystem that closes a loop on one of its bodies (an anti-roll bar's droplink): their
+  // coordinates move with the wheel and their loops hold; everything else (the chassis, the other corners, the far
+  // end of the bar's other droplink) stays at the design position, as on a rig that pushes one wheel.
+  std::vector<const Subsystem*> moving = {&c};
+  const auto has_part = [](const Subsystem& s, const char* kind, const std::string& name) {
+    for (const auto& part : s.parts)
+      if (part.first == kind && part.second == name) return true;
+    return false;
+  };
+  for (const Subsystem& other : model.subsystems) {
+    if (&other == &c) continue;
+    for (const Loop& loop : model.loops) {
+      if (!has_part(other, "loop", loop.name)) continue;
+      for (int body : {loop.body1, loop.body2})
+        if (body >= 0 && has_part(c, "body", model.bodies[static_cast<std::size_t>(body)].name) &&
+            std::find(moving.begin(), moving.end(), &other) == moving.end())
+          moving.push_back(&other);
+    }
   }
+  const kinematics::CoordinateLayout layout = kinematics::coordinate_layout(model);
+  for (const Subsystem* s : moving)
+    for (const auto& part : s->parts) {
+      if (part.first != "joint") continue;
+      const int j = index_of(model.joints, part.second);
+      const int nv = (j + 1 < static_cast<int>(model.joints.size()) ? layout.v_index[static_cast<std::size_t>(j) + 1]
+                                                                     : layout.nv) -
+                     layout.v_index[static_cast<std::size_t>(j)];
+      for (int k = 0; k < nv; ++k) rig.free.push_back(layout.v_index[static_cast<std::size_t>(j)] + k);
+    }
   int row = 0;
   for (const Loop& loop : model.loops) {
     bool mine = false;
-    for (const auto& part : c.parts) mine = mine || (part.first == "loop" && part.second == loop.name);
+    for (const Subsystem* s : moving) mine = mine || has_part(*s, "loop", loop.name);
     for (int k = 0; k < loop_equation_count(loop.type); ++k, ++row)
       if (mine) rig.rows.push_back(row);
   }
+  // Torsion springs that move with the wheel (the bar's): their energy k (q - q0)^2 / 2 joins the wheel load.
+  for (const Subsystem* s : moving)
+    if (const std::string* torsion = s->role("torsion")) {
+      const ForceElement& f = model.forces[static_cast<std::size_t>(index_of(model.forces, *torsion))];
+      rig.torsions.push_back({layout.v_index[static_cast<std::size_t>(f.joint)], f.stiffness.value, f.zero_angle.value});
+    }
 
   const ForceElement& spring = model.forces[static_cast<std::size_t>(rig.spring)];
   for (const auto& point : spring.spring_table) {
@@ -198,10 +230,15 @@ double spring_rate_of_length(const Rig& rig, const Eigen::VectorXd& q, const Eig
   return p.spring_direction.dot(v);
 }
 
-double wheel_load(const Rig& rig, const Eigen::VectorXd& q, double s) {
-  const Eigen::VectorXd dv = tangent(rig, q, s);
-  return spring_tension(rig, pose(rig, q).spring_length) * spring_rate_of_length(rig, q, dv);
+// F = dV/ds over the elastic elements that move: the corner's spring T dl/ds and each torsion k (q - q0) dq/ds.
+double wheel_load(const Rig& rig, const Eigen::VectorXd& q, const Eigen::VectorXd& dv) {
+  double load = spring_tension(rig, pose(rig, q).spring_length) * spring_rate_of_length(rig, q, dv);
+  for (const Rig::Torsion& t : rig.torsions)
+    load += t.stiffness * (q(t.coordinate) - t.zero_angle) * dv(t.coordinate);
+  return load;
 }
+
+double wheel_load(const Rig& rig, const Eigen::VectorXd& q, double s) { return wheel_load(rig, q, tangent(rig, q, s)); }
 
 }  // namespace
 
@@ -255,7 +292,7 @@ KcCurves kinematics_and_compliance(const Model& model, const KcOptions& options)
 
     const Eigen::VectorXd dv = tangent(rig, qs, s);
     const double dl = spring_rate_of_length(rig, qs, dv);
-    const double load = spring_tension(rig, p.spring_length) * dl;
+    const double load = wheel_load(rig, qs, dv);
     const double above = wheel_load(rig, solve_travel(rig, qs, s + h), s + h);
     const double below = wheel_load(rig, solve_travel(rig, qs, s - h), s - h);
 

@@ -91,7 +91,20 @@ std::string add_wheel_and_tire(TemplateOutput& out, const TemplateInput& in, con
     if (tire.has("damping")) t["damping"] = tire.at("damping").json();
     t["free_length"] = json_value(constant_expression(1.0) + radius);
     t["acts"] = "compression";
-    if (tire.has("road")) {
+    if (in.rig != nullptr) {
+      // The four-post rig (docs/model-format.md, "Rigs"): the post under this wheel moves by sign * function(t),
+      // the sign of the rig's mode for a front or rear, left or right wheel.
+      if (tire.has("road"))
+        tire.at("road").fail("the model's four-post rig (/rig) moves this tire's ground point: leave out the road");
+      const std::string mode = in.rig->at("mode").as_string();
+      const bool front = default_value(wheel_center[0], *in.parameters) > 0.0;
+      const double pitch = front ? 1.0 : -1.0, roll = in.mirror ? -1.0 : 1.0;
+      const double sign = mode == "heave" ? 1.0 : mode == "pitch" ? pitch : mode == "roll" ? roll : pitch * roll;
+      Json motion = Json::object();
+      motion["direction"] = Json::array({0, 0, sign});
+      motion["function"] = in.rig->at("function").json();
+      t["motion2"] = motion;
+    } else if (tire.has("road")) {
       Json motion = Json::object();
       motion["direction"] = Json::array({0, 0, 1});
       Json road = tire.at("road").json();

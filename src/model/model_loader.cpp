@@ -28,7 +28,7 @@ namespace {
 const std::vector<std::string> kTopLevelKeys = {"format",     "version", "name",   "description", "gravity",
                                                 "parameters", "bodies",  "joints", "forces",      "outputs",
                                                 "simulation", "loops",   "drivers",     "independent", "inputs",
-                                                "kpis",       "subsystems"};
+                                                "kpis",       "subsystems", "rig"};
 
 // Checked before anything else, so that a file of another kind is named as such instead of producing a list
 // of unknown keys.
@@ -235,7 +235,7 @@ namespace {
 // named as such first).
 Json expanded_document(const Json& document, const std::string& file_name, std::vector<Subsystem>& subsystems) {
   const JsonNode root(document, "", file_name);
-  if (!document.is_object() || !document.contains("subsystems")) return document;
+  if (!document.is_object() || (!document.contains("subsystems") && !document.contains("rig"))) return document;
   check_format_and_version(root);
   return expand_subsystems(root, subsystems);
 }

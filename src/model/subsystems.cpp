@@ -2,6 +2,7 @@
 
 #include <functional>
 #include <map>
+#include <memory>
 #include <set>
 
 #include "model/subsystem_templates.hpp"
@@ -56,7 +57,11 @@ const std::vector<std::string>& template_names() {
 
 Json expand_subsystems(const JsonNode& root, std::vector<Subsystem>& subsystems) {
   Json document = root.json();
-  if (!root.json().is_object() || !root.has("subsystems")) return document;
+  if (!root.json().is_object()) return document;
+  if (!root.has("subsystems")) {
+    if (root.has("rig")) root.at("rig").fail("a four-post rig drives the tires of template corners, and the model has no subsystems");
+    return document;
+  }
   const JsonNode list = root.at("subsystems");
   if (!list.json().is_array()) list.fail_type("an array of subsystems");
   const std::map<std::string, double> defaults = parameter_defaults(root);
@@ -64,6 +69,18 @@ Json expand_subsystems(const JsonNode& root, std::vector<Subsystem>& subsystems)
   const char* const sections[] = {"bodies", "joints", "loops", "forces", "outputs"};
   std::map<std::string, std::set<std::string>> taken;
   for (const char* section : sections) taken[section] = declared_names(root, section);
+
+  // A four-post rig: {"type": "four_post", "mode": heave | pitch | roll | warp, "function": {time function}}.
+  std::unique_ptr<JsonNode> rig;
+  if (root.has("rig")) {
+    rig = std::make_unique<JsonNode>(root.at("rig"));
+    rig->expect_object();
+    rig->allow_keys({"type", "mode", "function"}, "a rig");
+    read_choice(rig->at("type"), {"four_post"}, "rig type");
+    read_choice(rig->at("mode"), {"heave", "pitch", "roll", "warp"}, "four-post mode");
+    if (!rig->at("function").json().is_object()) rig->at("function").fail_type("a time function");
+  }
+  bool rig_used = false;
 
   for (const JsonNode& entry : list.elements()) {
     entry.expect_object();
@@ -100,8 +117,9 @@ Json expand_subsystems(const JsonNode& root, std::vector<Subsystem>& subsystems)
     HardPoint location{};
     if (entry.has("location")) location = read_hardpoint(entry.at("location"), defaults);
     for (const auto& corner : corners) {
-      TemplateInput in{entry, &defaults, corner.first, corner.second, chassis, location};
+      TemplateInput in{entry, &defaults, corner.first, corner.second, chassis, rig.get(), location};
       TemplateOutput out = expand(in);
+      rig_used = rig_used || out.info.role("tire") != nullptr;
       out.info.name = corner.first;
       out.info.template_name = template_name;
       out.info.pointer = entry.pointer();
@@ -124,7 +142,9 @@ Json expand_subsystems(const JsonNode& root, std::vector<Subsystem>& subsystems)
       subsystems.push_back(out.info);
     }
   }
+  if (rig && !rig_used) rig->fail("a four-post rig drives the tires of template corners, and no subsystem has a tire");
   document.erase("subsystems");
+  document.erase("rig");
   return document;
 }
 

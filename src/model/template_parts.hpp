@@ -32,6 +32,7 @@ struct TemplateInput {
   std::string corner;                               // part names are corner + "_" + part
   bool mirror = false;                              // right side: y -> -y
   std::string chassis;                              // body name or "ground"
+  const JsonNode* rig = nullptr;  // the file's four-post `rig`, if any: it drives every template tire's ground point
   HardPoint location{};  // added to every hardpoint and centre of mass before mirroring (the corner's place on the
                          // chassis: hardpoints may be given relative to the axle)
 };

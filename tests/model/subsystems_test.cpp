@@ -329,3 +329,70 @@ TEST(SubsystemErrors, AntiRollBarNeedsBothSides) {
 
 }  // namespace
 }  // namespace myriad
+
+namespace myriad {
+namespace {
+
+TEST(SubsystemErrors, KcRigRefusals) {
+  const Model m = load_model_file(testing::model_path("double_wishbone_corner.json"));
+  const Model literal = apply_parameters(m, default_parameter_values(m));
+  KcOptions o;
+  o.subsystem = "rear";
+  EXPECT_THROW(
+      {
+        try {
+          kinematics_and_compliance(literal, o);
+        } catch (const std::invalid_argument& e) {
+          EXPECT_STREQ(e.what(), "no subsystem 'rear' (the model has: front)");
+          throw;
+        }
+      },
+      std::invalid_argument);
+  o = {};
+  o.travel = 0.0;
+  EXPECT_THROW(kinematics_and_compliance(literal, o), std::invalid_argument);
+  o = {};
+  o.points = 1;
+  EXPECT_THROW(kinematics_and_compliance(literal, o), std::invalid_argument);
+  const Model plain = load_model_file(testing::model_path("quarter_car.json"));
+  EXPECT_THROW(kinematics_and_compliance(apply_parameters(plain, default_parameter_values(plain)), {}),
+               std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace myriad
+
+namespace myriad {
+namespace {
+
+KcCurves full_car_kc(const std::string& corner, double k_arb) {
+  const Model m = load_model_file(testing::model_path("full_car.json"));
+  std::vector<double> values = default_parameter_values(m);
+  for (std::size_t p = 0; p < m.parameters.size(); ++p)
+    if (m.parameters[p].name == "k_arb") values[p] = k_arb;
+  KcOptions o;
+  o.subsystem = corner;
+  o.points = 9;
+  return kinematics_and_compliance(apply_parameters(m, values), o);
+}
+
+TEST(Subsystems, KcRigTwistsTheAntiRollBarOfTheWheelItPushes) {
+  // Kinematics do not depend on the bar; the wheel it pushes loads the bar (the other wheel is held), the bar is
+  // untwisted at the design position and stiffens the front wheel, not the rear one.
+  const KcCurves soft = full_car_kc("front_left", 0.0), bar = full_car_kc("front_left", 5000.0);
+  const KcCurves rear_soft = full_car_kc("rear_left", 0.0), rear_bar = full_car_kc("rear_left", 5000.0);
+  const std::size_t middle = soft.rows.size() / 2;
+  for (std::size_t r = 0; r < soft.rows.size(); ++r) {
+    for (std::size_t c : {1, 2, 3, 4, 5, 6, 7, 10}) EXPECT_NEAR(bar.rows[r][c], soft.rows[r][c], 1e-12) << soft.columns[c];
+    const double s = soft.rows[r][0], extra = bar.rows[r][8] - soft.rows[r][8];
+    if (r == middle) EXPECT_NEAR(extra, 0.0, 1e-9);
+    else EXPECT_GT(extra * s, 0.0) << "travel " << s;  // the bar pushes back both ways
+    EXPECT_GT(bar.rows[r][9], soft.rows[r][9] + 1e3);
+    EXPECT_EQ(rear_bar.rows[r][8], rear_soft.rows[r][8]);
+  }
+  std::printf("front wheel rate at design: %.0f N/m without the bar, %.0f with it\n", soft.rows[middle][9],
+              bar.rows[middle][9]);
+}
+
+}  // namespace
+}  // namespace myriad

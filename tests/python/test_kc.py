@@ -222,3 +222,18 @@ if __name__ == "__main__":  # self-check of the independent solver, no CLI neede
         print(f"s={s:+.3f} toe={k['toe']:+.12e} camber={k['camber']:+.12e} spring={k['length']:.12f} "
               f"MR={-k['dlds']:.9f} load={tension(spring, k['length']) * k['dlds']:.6f} "
               f"rch={roll_centre_height(k, rr):+.9f} resid={np.max(np.abs(residual(hp, k['x'], s))):.1e}")
+
+
+def test_python_kc_matches_the_independent_solution(repo):
+    """myriad.kc (the same rig from Python): its curves as numpy arrays agree with the independent solution."""
+    import myriad
+
+    r = myriad.kc(str(repo / MODEL), travel=0.05, points=11)
+    assert r["subsystem"] == "front" and r["side"] == "left"
+    assert r["units"]["toe"] == "rad" and r["units"]["wheel_rate"] == "N/m"
+    hp, _, _ = load_corner(repo)
+    ks = [kinematics(hp, s) for s in r["curves"]["travel"]]
+    assert np.max(np.abs(r["curves"]["toe"] - [k["toe"] for k in ks])) <= 1e-6
+    assert np.max(np.abs(r["curves"]["camber"] - [k["camber"] for k in ks])) <= 1e-6
+    with pytest.raises(ValueError, match="no subsystem 'rear'"):
+        myriad.kc(str(repo / MODEL), subsystem="rear")

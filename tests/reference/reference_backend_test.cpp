@@ -186,17 +186,28 @@ TEST(ReferenceBackend, LoopModelsAgreeWithTheReferenceStateSpaceOde) {
 // reference state-space ODE.
 TEST(ReferenceBackend, Rn4OnLoopModelsAgreesToTenTimesTheTolerance) {
   const double tol = 1e-6;
-  for (const std::string name : {"loops/four_bar", "loops/andrews_squeezer", "loops/five_bar"}) {
+  // The template models too (issue 17: every template model runs on the cpu and reference backends with RN4).
+  for (const std::string name : {"loops/four_bar", "loops/andrews_squeezer", "loops/five_bar", "double_wishbone_corner",
+                                 "macpherson_corner", "five_link_corner", "half_car", "full_car"}) {
     SCOPED_TRACE(name);
     const Loaded l = load(name);
-    const Ensemble ensemble =
-        randomized_ensemble(l.model, *l.compiled, 16, 67, name == "loops/five_bar" ? 0.01 : 0.1);
     const ModelPlan plan = plan_for(name);
+    const Ensemble ensemble = randomized_ensemble(l.model, *l.compiled, std::max(1, std::min(16, plan.instances / 16)),
+                                                  67, name == "loops/five_bar" ? 0.01 : 0.1);
     const Comparison c =
         compare_backends(name, l, ensemble, adaptive(Method::rn4, tol), 0.0, plan.dopri5_t_end, 10);
     expect_all_ok(c.cpu, "cpu");
     expect_all_ok(c.reference, "reference");
-    EXPECT_LE(c.max_difference.pointwise, 10 * tol);
+    if (name.rfind("loops/", 0) == 0) {
+      EXPECT_LE(c.max_difference.pointwise, 10 * tol);
+    } else {
+      // The exact and the finite-difference Jacobians part the step sequences of the half and full car (4231 and
+      // 4223 steps), and their accelerations and 19 kN s/m dampers weigh the tolerance-sized state differences:
+      // pointwise 1e-3 on an acceleration near zero. The state stays within 10 tol (measured 6.3e-10), every signal
+      // relative to its own size too (3.4e-6).
+      EXPECT_LE(c.max_difference.state_pointwise, 10 * tol);
+      EXPECT_LE(c.max_difference.signalwise, 10 * tol);
+    }
   }
 }
 
