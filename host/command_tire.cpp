@@ -18,8 +18,8 @@ constexpr double kDegree = 3.14159265358979323846 / 180.0;
 
 // Rows `curve,kappa,alpha,gamma,fz,fx,fy,mz`: the longitudinal sweep (kappa -0.5..0.5 by 0.01 at alpha 0), the
 // lateral sweep (alpha -15..15 deg by 0.25 deg at kappa 0) and the combined sweep (kappa -0.5..0.5 at the
-// combined slip angle); for a Magic Formula tire mz is the pure aligning moment (combined-slip Mz is not
-// implemented). `forces(kappa, alpha)` is the tire's model at the options' load and camber.
+// combined slip angle); for a Magic Formula tire every row is the combined-slip model (fx, fy, mz), which is the
+// pure one where kappa or alpha is 0. `forces(kappa, alpha)` is the tire's model at the options' load and camber.
 template <class Forces>
 void write_curves(std::ostream& out, const Forces& forces, const TireOptions& o) {
   out << "curve,kappa,alpha,gamma,fz,fx,fy,mz\n";

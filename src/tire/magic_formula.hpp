@@ -8,8 +8,10 @@
 //
 // Scope: pure slip Fx0, Fy0 (eqs. 4.E9-4.E30) and Mz0 = -t Fy0 + Mzr (4.E31-4.E49, the pneumatic trail t and the
 // residual torque Mzr, with Fy0 at the same camber); combined slip by the weighting functions G_xalpha, G_ykappa
-// and the kappa-induced side force SVykappa (4.E50-4.E67). Combined-slip Mz (its s Fx term) is not implemented:
-// tire_forces returns the pure Mz0. No turn slip, no low-speed damping, no transient (relaxation) behaviour.
+// and the kappa-induced side force SVykappa (4.E50-4.E67), and the combined aligning moment
+// Mz = -t(alpha_t,eq) Fy' + Mzr(alpha_r,eq) + s Fx (4.E71-4.E78: equivalent slip angles
+// sqrt(alpha^2 + (K_xkappa / K_yalpha)^2 kappa^2) sgn(alpha), Fy' = Fy - SVykappa, the arm s of Fx from SSZ1-4).
+// No turn slip, no low-speed damping, no transient (relaxation) behaviour.
 // Host+device, O(1), no allocation; `p` is the coefficient array of tire/tir_coefficients.hpp.
 #include <cmath>
 
@@ -46,6 +48,12 @@ MYRIAD_HD_INLINE double load_increment(const double* p, double fz) {
 
 }  // namespace magic_formula_detail
 
+// The longitudinal slip stiffness K_xkappa = dFx0/dkappa at kappa = -SHx (4.E15).
+MYRIAD_HD_INLINE double slip_stiffness(const double* p, double fz) {
+  const double dfz = magic_formula_detail::load_increment(p, fz);
+  return fz * (p[kTirPkx1] + p[kTirPkx2] * dfz) * std::exp(p[kTirPkx3] * dfz) * p[kTirLkx];
+}
+
 // Pure longitudinal force Fx0(kappa) (4.E9-4.E18).
 MYRIAD_HD_INLINE double pure_fx(const double* p, double kappa, double gamma, double fz) {
   using namespace magic_formula_detail;
@@ -57,8 +65,7 @@ MYRIAD_HD_INLINE double pure_fx(const double* p, double kappa, double gamma, dou
   const double dx = mux * fz;
   const double ex = (p[kTirPex1] + p[kTirPex2] * dfz + p[kTirPex3] * dfz * dfz) * (1.0 - p[kTirPex4] * sign(kx)) *
                     p[kTirLex];
-  const double kxk = fz * (p[kTirPkx1] + p[kTirPkx2] * dfz) * std::exp(p[kTirPkx3] * dfz) * p[kTirLkx];
-  const double bx = kxk / (cx * dx);
+  const double bx = slip_stiffness(p, fz) / (cx * dx);
   const double svx = fz * (p[kTirPvx1] + p[kTirPvx2] * dfz) * p[kTirLvx] * p[kTirLmux];
   return shape(bx, cx, dx, ex, kx) + svx;
 }
@@ -98,14 +105,15 @@ MYRIAD_HD_INLINE double pure_fy(const double* p, double alpha, double gamma, dou
   return lateral_force(lateral_factors(p, alpha, gamma, fz), alpha);
 }
 
-// Pure aligning moment Mz0 = -t Fy0 + Mzr (4.E31-4.E49), given the lateral factors at (alpha, gamma, fz).
-MYRIAD_HD_INLINE double aligning_moment(const double* p, double alpha, double gamma, double fz,
-                                        const LateralFactors& lat) {
+// -t Fy + Mzr (4.E31-4.E49) given the lateral factors at (alpha, gamma, fz) and the lateral force fy the trail acts
+// on. `slip2` = (K_xkappa / K_yalpha)^2 kappa^2 turns the slip angles of the trail and the residual torque into their
+// combined-slip equivalents sqrt(alpha^2 + slip2) sgn(alpha) (4.E77-4.E78); 0 gives the pure moment.
+MYRIAD_HD_INLINE double aligning_moment(const double* p, double alpha, double gamma, double fz, const LateralFactors& lat,
+                                        double fy, double slip2) {
   using namespace magic_formula_detail;
   const double dfz = load_increment(p, fz);
   const double fz0 = p[kTirFnomin] * p[kTirLfzo], r0 = p[kTirUnloadedRadius];
   const double gz = gamma * p[kTirLgaz];
-  const double fy0 = lateral_force(lat, alpha);
   // Pneumatic trail t.
   const double sht = p[kTirQhz1] + p[kTirQhz2] * dfz + (p[kTirQhz3] + p[kTirQhz4] * dfz) * gz;
   const double at = alpha + sht;
@@ -116,22 +124,27 @@ MYRIAD_HD_INLINE double aligning_moment(const double* p, double alpha, double ga
                     (r0 / fz0) * p[kTirLtr];
   const double et = (p[kTirQez1] + p[kTirQez2] * dfz + p[kTirQez3] * dfz * dfz) *
                     (1.0 + (p[kTirQez4] + p[kTirQez5] * gz) * (2.0 / 3.14159265358979323846) * std::atan(bt * ct * at));
-  const double t = dt * weight_shape(bt, ct, et, at) * std::cos(alpha);
+  const double at_eq = slip2 == 0.0 ? at : std::sqrt(at * at + slip2) * sign(at);
+  const double t = dt * weight_shape(bt, ct, et, at_eq) * std::cos(alpha);
   // Residual torque Mzr.
   const double ar = alpha + lat.shy + lat.svy / lat.ky;
+  const double ar_eq = slip2 == 0.0 ? ar : std::sqrt(ar * ar + slip2) * sign(ar);
   const double br = p[kTirQbz9] * p[kTirLky] / p[kTirLmuy] + p[kTirQbz10] * lat.by * lat.cy;
   const double dr = fz * ((p[kTirQdz6] + p[kTirQdz7] * dfz) * p[kTirLres] + (p[kTirQdz8] + p[kTirQdz9] * dfz) * gz) *
                     r0 * p[kTirLmuy] * std::cos(alpha);
-  const double mzr = dr * std::cos(std::atan(br * ar)) * std::cos(alpha);
-  return -t * fy0 + mzr;
+  const double mzr = dr * std::cos(std::atan(br * ar_eq)) * std::cos(alpha);
+  return -t * fy + mzr;
 }
 
 // Pure aligning moment Mz0(alpha).
 MYRIAD_HD_INLINE double pure_mz(const double* p, double alpha, double gamma, double fz) {
-  return aligning_moment(p, alpha, gamma, fz, lateral_factors(p, alpha, gamma, fz));
+  const LateralFactors lat = lateral_factors(p, alpha, gamma, fz);
+  return aligning_moment(p, alpha, gamma, fz, lat, lateral_force(lat, alpha), 0.0);
 }
 
-// Combined slip (4.E50-4.E67): Fx = G_xalpha Fx0, Fy = G_ykappa Fy0 + SVykappa; Mz is the pure Mz0.
+// Combined slip (4.E50-4.E67, 4.E71-4.E78): Fx = G_xalpha Fx0, Fy = G_ykappa Fy0 + SVykappa,
+// Mz = -t(alpha_t,eq) (Fy - SVykappa) + Mzr(alpha_r,eq) + s Fx with s = R0 (SSZ1 + SSZ2 Fy / Fz0' + (SSZ3 + SSZ4 dfz)
+// gamma_z) LS.
 MYRIAD_HD_INLINE TireForces tire_forces(const double* p, double kappa, double alpha, double gamma, double fz) {
   using namespace magic_formula_detail;
   const double dfz = load_increment(p, fz);
@@ -147,8 +160,17 @@ MYRIAD_HD_INLINE TireForces tire_forces(const double* p, double kappa, double al
   const double dvyk = lat.muy * fz * (p[kTirRvy1] + p[kTirRvy2] * dfz + p[kTirRvy3] * gamma) *
                       std::cos(std::atan(p[kTirRvy4] * alpha));
   const double svyk = dvyk * std::sin(p[kTirRvy5] * std::atan(p[kTirRvy6] * kappa)) * p[kTirLvyka];
-  return {gxa * pure_fx(p, kappa, gamma, fz), gyk * lateral_force(lat, alpha) + svyk,
-          aligning_moment(p, alpha, gamma, fz, lat)};
+  const double fx = gxa * pure_fx(p, kappa, gamma, fz);
+  const double fy_prime = gyk * lateral_force(lat, alpha);
+  const double fy = fy_prime + svyk;
+  // Aligning moment.
+  const double ratio = slip_stiffness(p, fz) / lat.ky;
+  const double fz0 = p[kTirFnomin] * p[kTirLfzo];
+  const double s = p[kTirUnloadedRadius] *
+                   (p[kTirSsz1] + p[kTirSsz2] * (fy / fz0) + (p[kTirSsz3] + p[kTirSsz4] * dfz) * gamma * p[kTirLgaz]) *
+                   p[kTirLs];
+  const double mz = aligning_moment(p, alpha, gamma, fz, lat, fy_prime, ratio * ratio * kappa * kappa) + s * fx;
+  return {fx, fy, mz};
 }
 
 }  // namespace myriad

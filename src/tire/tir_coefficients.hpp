@@ -105,12 +105,17 @@ enum TirCoefficient : int {
   kTirQhz2,
   kTirQhz3,
   kTirQhz4,
+  kTirLs,
+  kTirSsz1,
+  kTirSsz2,
+  kTirSsz3,
+  kTirSsz4,
   kTirCount
 };
 
 // The `.tir` key of each coefficient, in TirCoefficient order (upper case, as the files write them).
 inline const char* const* tir_coefficient_names() {
-  static const char* const names[kTirCount] = {"FNOMIN", "UNLOADED_RADIUS", "LFZO", "LCX", "LMUX", "LEX", "LKX", "LHX", "LVX", "LCY", "LMUY", "LEY", "LKY", "LHY", "LVY", "LGAY", "LTR", "LRES", "LGAZ", "LXAL", "LYKA", "LVYKA", "PCX1", "PDX1", "PDX2", "PDX3", "PEX1", "PEX2", "PEX3", "PEX4", "PKX1", "PKX2", "PKX3", "PHX1", "PHX2", "PVX1", "PVX2", "RBX1", "RBX2", "RCX1", "REX1", "REX2", "RHX1", "PCY1", "PDY1", "PDY2", "PDY3", "PEY1", "PEY2", "PEY3", "PEY4", "PKY1", "PKY2", "PKY3", "PHY1", "PHY2", "PHY3", "PVY1", "PVY2", "PVY3", "PVY4", "RBY1", "RBY2", "RBY3", "RCY1", "REY1", "REY2", "RHY1", "RHY2", "RVY1", "RVY2", "RVY3", "RVY4", "RVY5", "RVY6", "QBZ1", "QBZ2", "QBZ3", "QBZ4", "QBZ5", "QBZ9", "QBZ10", "QCZ1", "QDZ1", "QDZ2", "QDZ3", "QDZ4", "QDZ6", "QDZ7", "QDZ8", "QDZ9", "QEZ1", "QEZ2", "QEZ3", "QEZ4", "QEZ5", "QHZ1", "QHZ2", "QHZ3", "QHZ4"};
+  static const char* const names[kTirCount] = {"FNOMIN", "UNLOADED_RADIUS", "LFZO", "LCX", "LMUX", "LEX", "LKX", "LHX", "LVX", "LCY", "LMUY", "LEY", "LKY", "LHY", "LVY", "LGAY", "LTR", "LRES", "LGAZ", "LXAL", "LYKA", "LVYKA", "PCX1", "PDX1", "PDX2", "PDX3", "PEX1", "PEX2", "PEX3", "PEX4", "PKX1", "PKX2", "PKX3", "PHX1", "PHX2", "PVX1", "PVX2", "RBX1", "RBX2", "RCX1", "REX1", "REX2", "RHX1", "PCY1", "PDY1", "PDY2", "PDY3", "PEY1", "PEY2", "PEY3", "PEY4", "PKY1", "PKY2", "PKY3", "PHY1", "PHY2", "PHY3", "PVY1", "PVY2", "PVY3", "PVY4", "RBY1", "RBY2", "RBY3", "RCY1", "REY1", "REY2", "RHY1", "RHY2", "RVY1", "RVY2", "RVY3", "RVY4", "RVY5", "RVY6", "QBZ1", "QBZ2", "QBZ3", "QBZ4", "QBZ5", "QBZ9", "QBZ10", "QCZ1", "QDZ1", "QDZ2", "QDZ3", "QDZ4", "QDZ6", "QDZ7", "QDZ8", "QDZ9", "QEZ1", "QEZ2", "QEZ3", "QEZ4", "QEZ5", "QHZ1", "QHZ2", "QHZ3", "QHZ4", "LS", "SSZ1", "SSZ2", "SSZ3", "SSZ4"};
   return names;
 }
 

@@ -38,7 +38,8 @@ def weight(B, C, E, x):
 
 
 def forces(p, kappa, alpha, gamma, fz):
-    """Fx, Fy (combined slip) and the pure Mz, Pacejka (2006) eqs. 4.E1-4.E67 without turn slip."""
+    """Fx, Fy and Mz under combined slip, Pacejka (2006) eqs. 4.E1-4.E78 without turn slip (kappa = 0 or alpha = 0
+    gives the pure curves, but for the s Fx arm of Mz)."""
     g = lambda k: p[k]  # noqa: E731
     fz0p = g("FNOMIN") * g("LFZO")
     dfz = (fz - fz0p) / fz0p
@@ -77,7 +78,6 @@ def forces(p, kappa, alpha, gamma, fz):
     Br = g("QBZ9") * g("LKY") / g("LMUY") + g("QBZ10") * By * Cy
     Dr = (fz * ((g("QDZ6") + g("QDZ7") * dfz) * g("LRES") + (g("QDZ8") + g("QDZ9") * dfz) * gz)
           * g("UNLOADED_RADIUS") * g("LMUY") * np.cos(alpha))
-    mz0 = -trail * fy0 + Dr * np.cos(np.arctan(Br * ar)) * np.cos(alpha)
     # combined slip
     Bxa = g("RBX1") * np.cos(np.arctan(g("RBX2") * kappa)) * g("LXAL")
     Cxa, Exa, shxa = g("RCX1"), g("REX1") + g("REX2") * dfz, g("RHX1")
@@ -86,8 +86,17 @@ def forces(p, kappa, alpha, gamma, fz):
     Cyk, Eyk, shyk = g("RCY1"), g("REY1") + g("REY2") * dfz, g("RHY1") + g("RHY2") * dfz
     dvyk = muy * fz * (g("RVY1") + g("RVY2") * dfz + g("RVY3") * gamma) * np.cos(np.arctan(g("RVY4") * alpha))
     svyk = dvyk * np.sin(g("RVY5") * np.arctan(g("RVY6") * kappa)) * g("LVYKA")
-    fy = fy0 * weight(Byk, Cyk, Eyk, kappa + shyk) / weight(Byk, Cyk, Eyk, shyk) + svyk
-    return fx, fy, mz0
+    fy_prime = fy0 * weight(Byk, Cyk, Eyk, kappa + shyk) / weight(Byk, Cyk, Eyk, shyk)
+    fy = fy_prime + svyk
+    # combined aligning moment (4.E71-4.E78): equivalent slip angles, Fy' = Fy - SVykappa, and the arm s of Fx
+    slip2 = (Kx / Ky) ** 2 * kappa**2
+    at_eq = math.copysign(math.sqrt(at**2 + slip2), at) if at != 0 else 0.0
+    ar_eq = math.copysign(math.sqrt(ar**2 + slip2), ar) if ar != 0 else 0.0
+    s = (g("UNLOADED_RADIUS") * (g("SSZ1") + g("SSZ2") * fy / fz0p + (g("SSZ3") + g("SSZ4") * dfz) * gz)
+         * g("LS"))
+    mz = (-Dt * weight(Bt, Ct, Et, at_eq) * np.cos(alpha) * fy_prime
+          + Dr * np.cos(np.arctan(Br * ar_eq)) * np.cos(alpha) + s * fx)
+    return fx, fy, mz
 
 
 def cli_curves(cli, repo, *args):
@@ -110,6 +119,32 @@ def test_curves_agree_with_the_independent_implementation(cli, repo, fz, gamma):
             worst = max(worst, abs(got - value) / scale)
     print(f"Fz {fz} camber {gamma}: worst relative difference {worst:.2e}")
     assert worst < 1e-10
+
+
+def test_combined_aligning_moment_with_an_fx_arm(cli, repo, tmp_path):
+    """The shipped file leaves SSZ1-4 at 0; with an arm of Fx (s) and camber the combined Mz still agrees, and the
+    combined sweep's Mz differs from the pure one (the equivalent slip angles and s Fx act)."""
+    text = (repo / TIR).read_text()
+    for key, value in (("SSZ1", "0.04"), ("SSZ2", "-0.03"), ("SSZ3", "0.5"), ("SSZ4", "0.2"), ("QHZ1", "0.002")):
+        text = re.sub(rf"^{key} *= *[-0-9.eE]+", f"{key} = {value}", text, flags=re.M)
+    path = tmp_path / "arm.tir"
+    path.write_text(text)
+    p = read_tir(path)
+    assert p["SSZ1"] == 0.04 and p["QHZ1"] == 0.002
+    out = subprocess.run([str(cli), "tire", str(path), "--fz", "5200", "--camber", "0.02", "--combined-alpha", "3"],
+                         capture_output=True, text=True, check=True)
+    rows = list(csv.DictReader(io.StringIO(out.stdout)))
+    worst, spread = 0.0, 0.0
+    for r in rows:
+        kappa, alpha = float(r["kappa"]), float(r["alpha"])
+        expected = forces(p, kappa, alpha, 0.02, 5200.0)
+        for name, value in zip(("fx", "fy", "mz"), expected):
+            worst = max(worst, abs(float(r[name]) - value) / max(abs(value), 1e-6 * 5200.0))
+        if r["curve"] == "combined":
+            spread = max(spread, abs(float(r["mz"]) - forces(p, 0.0, alpha, 0.02, 5200.0)[2]))
+    print(f"combined Mz with an Fx arm: worst relative difference {worst:.2e}, Mz moved by up to {spread:.1f} N m")
+    assert worst < 1e-10
+    assert spread > 5.0
 
 
 def test_slip_stiffnesses_are_the_closed_forms(cli, repo):
