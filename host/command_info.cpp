@@ -111,11 +111,13 @@ int run_info(const std::string& model_path) {
               << model.subsystems.size() << '\n';
     for (const Subsystem& s : model.subsystems) {
       std::cout << "  " << s.name << ": " << s.template_name << ", " << s.side << " side (" << s.pointer << ")\n";
-      for (const char* kind : {"body", "joint", "loop", "force", "output"}) {
+      const std::pair<const char*, const char*> kinds[] = {
+          {"body", "bodies"}, {"joint", "joints"}, {"loop", "loops"}, {"force", "forces"}, {"output", "outputs"}};
+      for (const auto& kind : kinds) {
         std::string names;
         for (const auto& part : s.parts)
-          if (part.first == kind) names += "  " + part.second;
-        if (!names.empty()) std::cout << "    " << std::left << std::setw(8) << (std::string(kind) + "s") << names << '\n';
+          if (part.first == kind.first) names += "  " + part.second;
+        if (!names.empty()) std::cout << "    " << std::left << std::setw(8) << kind.second << names << '\n';
       }
     }
   }

@@ -132,3 +132,33 @@ TEST(Cli, ModesRefusesAModelWithoutEquilibriumAndAnUnknownParameter) {
 }
 
 }  // namespace
+
+namespace myriad::test {
+namespace {
+
+TEST(Cli, InfoNamesTemplatePartsAndExpandWritesTheSameModel) {
+  const std::string corner = std::string(MYRIAD_SOURCE_DIR) + "/models/double_wishbone_corner.json";
+  CliRun r = run_cli("info " + corner);
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("front: double_wishbone, left side (/subsystems/0)"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("bodies    front_lca  front_uca  front_upright  front_kingpin  front_wheel"), std::string::npos)
+      << r.output;
+  const std::filesystem::path dir = fresh_directory("cli_expand");
+  r = run_cli("expand " + corner + " --out " + (dir / "expanded.json").string());
+  ASSERT_EQ(r.status, 0) << r.output;
+  const std::string expanded = read_text_file(dir / "expanded.json");
+  EXPECT_EQ(expanded.find("subsystems"), std::string::npos);
+  EXPECT_NE(expanded.find("\"length\": \"design\""), std::string::npos);
+  // The expanded file runs to the same numbers as the original, byte for byte.
+  r = run_cli("simulate " + corner + " --t-end 0.1 -q --out " + (dir / "a.csv").string());
+  ASSERT_EQ(r.status, 0) << r.output;
+  r = run_cli("simulate " + (dir / "expanded.json").string() + " --t-end 0.1 -q --out " + (dir / "b.csv").string());
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_EQ(read_text_file(dir / "a.csv"), read_text_file(dir / "b.csv"));
+  r = run_cli("kc " + corner + " --subsystem rear");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.output.find("no subsystem 'rear' (the model has: front)"), std::string::npos) << r.output;
+}
+
+}  // namespace
+}  // namespace myriad::test
