@@ -230,8 +230,9 @@ TreeState evaluate_tree(const Model& model, const VectorXd& q, const VectorXd& v
     s.B_W[j] = R_WF * motion.S_v_F;
 
     // Velocities: w_C = w_P + w_rel; v_Mo = (velocity of P's point at Mo) + v_rel; v_Ccm = v_Mo + w_C x r.
-    const Vector3d w_rel_W = s.A_W[j] * v_joint;
-    const Vector3d v_rel_W = s.B_W[j] * v_joint;
+    // A fixed joint's twist basis is 3 x 0 with no storage; Eigen's product would index rows of its null data.
+    const Vector3d w_rel_W = nv > 0 ? Vector3d(s.A_W[j] * v_joint) : Vector3d::Zero();
+    const Vector3d v_rel_W = nv > 0 ? Vector3d(s.B_W[j] * v_joint) : Vector3d::Zero();
     const Vector3d r_PcmMo_W = p_WMo - parent.p_WBcm;
     const Vector3d r_MoCcm_W = child.p_WBcm - p_WMo;
     child.w_WB_W = parent.w_WB_W + w_rel_W;
