@@ -177,6 +177,23 @@ MYRIAD_HD_INLINE Dual<T, N> cos(const Dual<T, N>& a) {
   using std::sin;
   return dual_chain(cos(a.value), -sin(a.value), a);
 }
+template <class T, int N>
+MYRIAD_HD_INLINE Dual<T, N> atan(const Dual<T, N>& a) {
+  using std::atan;
+  return dual_chain(atan(a.value), T(1) / (T(1) + a.value * a.value), a);
+}
+template <class T, int N>
+MYRIAD_HD_INLINE Dual<T, N> tan(const Dual<T, N>& a) {
+  using std::tan;
+  const T t = tan(a.value);
+  return dual_chain(t, T(1) + t * t, a);
+}
+template <class T, int N>
+MYRIAD_HD_INLINE Dual<T, N> exp(const Dual<T, N>& a) {
+  using std::exp;
+  const T e = exp(a.value);
+  return dual_chain(e, e, a);
+}
 // |a|: the derivative of the branch a sits on (that of +a at a == 0).
 template <class T, int N>
 MYRIAD_HD_INLINE Dual<T, N> abs(const Dual<T, N>& a) {

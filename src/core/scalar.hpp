@@ -29,6 +29,21 @@ MYRIAD_HD_INLINE S scalar_abs(const S& x) {
   return abs(x);
 }
 template <class S>
+MYRIAD_HD_INLINE S scalar_atan(const S& x) {
+  using std::atan;
+  return atan(x);
+}
+template <class S>
+MYRIAD_HD_INLINE S scalar_tan(const S& x) {
+  using std::tan;
+  return tan(x);
+}
+template <class S>
+MYRIAD_HD_INLINE S scalar_exp(const S& x) {
+  using std::exp;
+  return exp(x);
+}
+template <class S>
 MYRIAD_HD_INLINE S scalar_atan2(const S& y, const S& x) {
   using std::atan2;
   return atan2(y, x);
