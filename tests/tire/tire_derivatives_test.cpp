@@ -3,7 +3,9 @@
 // central differences of the plain-double formulas, and the Dual values are the double ones to rounding.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <initializer_list>
 #include <string>
 
 #include "core/dual.hpp"
@@ -30,6 +32,28 @@ double difference(const F& forces, double x[4], int i, int c) {
   return (fa[c] - fb[c]) / (2 * h);
 }
 
+// The Dual evaluation `d` at x against the plain one: values to rounding (the Dual's division by a Dual multiplies by
+// the reciprocal), derivatives along `directions` to 1e-5 of the component's scale per unit of the variable (a force
+// over a slip, or over Fz). Returns the worst relative difference of the derivatives.
+template <class F>
+double check(const F& plain, const TireForcesOf<D4>& d, double x[4], std::initializer_list<int> directions) {
+  const TireForces v = plain(x);
+  EXPECT_NEAR(d.fx.value, v.fx, 1e-13 * std::max(1.0, std::fabs(v.fx)));
+  EXPECT_NEAR(d.fy.value, v.fy, 1e-13 * std::max(1.0, std::fabs(v.fy)));
+  EXPECT_NEAR(d.mz.value, v.mz, 1e-13 * std::max(1.0, std::fabs(v.mz)));
+  const D4* component[3] = {&d.fx, &d.fy, &d.mz};
+  double worst = 0.0;
+  for (int c = 0; c < 3; ++c)
+    for (int i : directions) {
+      const double fd = difference(plain, x, i, c), exact = component[c]->d[i];
+      const double scale = std::max(std::fabs(exact), i == 3 ? 1e-3 : 1e2);
+      worst = std::max(worst, std::fabs(exact - fd) / scale);
+      EXPECT_NEAR(exact, fd, 1e-5 * scale) << "component " << c << " direction " << i << " at kappa " << x[0]
+                                           << " alpha " << x[1] << " gamma " << x[2] << " fz " << x[3];
+    }
+  return worst;
+}
+
 TEST(TireDerivatives, MagicFormulaDualsMatchCentralDifferences) {
   TirCoefficients p = read_tir_file(kShipped);
   // An arm of Fx in Mz and camber terms, so that every term of the combined moment carries a derivative.
@@ -45,21 +69,7 @@ TEST(TireDerivatives, MagicFormulaDualsMatchCentralDifferences) {
           double x[4] = {kappa, alpha, gamma, fz};
           const TireForcesOf<D4> d = tire_forces(p.data(), D4::variable(kappa, 0), D4::variable(alpha, 1),
                                                  D4::variable(gamma, 2), D4::variable(fz, 3));
-          const TireForces v = plain(x);
-          // The Dual's division by a Dual multiplies by the reciprocal: the values agree to rounding, not bit for bit.
-          EXPECT_NEAR(d.fx.value, v.fx, 1e-13 * std::max(1.0, std::fabs(v.fx)));
-          EXPECT_NEAR(d.fy.value, v.fy, 1e-13 * std::max(1.0, std::fabs(v.fy)));
-          EXPECT_NEAR(d.mz.value, v.mz, 1e-13 * std::max(1.0, std::fabs(v.mz)));
-          const D4* component[3] = {&d.fx, &d.fy, &d.mz};
-          for (int c = 0; c < 3; ++c)
-            for (int i = 0; i < 4; ++i) {
-              const double fd = difference(plain, x, i, c), exact = component[c]->d[i];
-              // Relative to the component's scale per unit of the variable (a force over a slip, or over Fz).
-              const double scale = std::max(std::fabs(exact), i == 3 ? 1e-3 : 1e2);
-              worst = std::max(worst, std::fabs(exact - fd) / scale);
-              EXPECT_NEAR(exact, fd, 1e-5 * scale) << "component " << c << " direction " << i << " at kappa "
-                                                   << kappa << " alpha " << alpha << " gamma " << gamma << " fz " << fz;
-            }
+          worst = std::max(worst, check(plain, d, x, {0, 1, 2, 3}));
         }
   std::printf("Magic Formula: worst relative difference of the Dual derivatives to central differences %.1e\n", worst);
 }
@@ -73,18 +83,7 @@ TEST(TireDerivatives, FialaDualsMatchCentralDifferences) {
       for (double fz : {3000.0, 6000.0}) {
         double x[4] = {kappa, alpha, 0.0, fz};
         const TireForcesOf<D4> d = fiala_forces(p, D4::variable(kappa, 0), D4::variable(alpha, 1), D4::variable(fz, 3));
-        const TireForces v = plain(x);
-        EXPECT_NEAR(d.fx.value, v.fx, 1e-13 * std::max(1.0, std::fabs(v.fx)));
-        EXPECT_NEAR(d.fy.value, v.fy, 1e-13 * std::max(1.0, std::fabs(v.fy)));
-        EXPECT_NEAR(d.mz.value, v.mz, 1e-13 * std::max(1.0, std::fabs(v.mz)));
-        const D4* component[3] = {&d.fx, &d.fy, &d.mz};
-        for (int c = 0; c < 3; ++c)
-          for (int i : {0, 1, 3}) {
-            const double fd = difference(plain, x, i, c), exact = component[c]->d[i];
-            const double scale = std::max(std::fabs(exact), i == 3 ? 1e-3 : 1e2);
-            EXPECT_NEAR(exact, fd, 1e-5 * scale) << "component " << c << " direction " << i << " at kappa " << kappa
-                                                 << " alpha " << alpha << " fz " << fz;
-          }
+        check(plain, d, x, {0, 1, 3});
       }
 }
 
