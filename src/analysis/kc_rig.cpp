@@ -38,7 +38,7 @@ struct Rig {
   double design_height = 0.0;   // wheel centre z in chassis axes at the initial state
   std::vector<double> spring_table;  // packed x, f
   struct Torsion {
-    int coordinate;  // the rsda's revolute joint (q and v index alike)
+    int q_index, v_index;  // the rsda's revolute joint: its angle in q, its rate in v
     double stiffness, zero_angle;
   };
   std::vector<Torsion> torsions;
@@ -112,7 +112,8 @@ Rig make_rig(const Model& model, const KcOptions& options) {
   for (const Subsystem* s : moving)
     if (const std::string* torsion = s->role("torsion")) {
       const ForceElement& f = model.forces[static_cast<std::size_t>(index_of(model.forces, *torsion))];
-      rig.torsions.push_back({layout.v_index[static_cast<std::size_t>(f.joint)], f.stiffness.value, f.zero_angle.value});
+      rig.torsions.push_back({layout.q_index[static_cast<std::size_t>(f.joint)],
+                              layout.v_index[static_cast<std::size_t>(f.joint)], f.stiffness.value, f.zero_angle.value});
     }
 
   const ForceElement& spring = model.forces[static_cast<std::size_t>(rig.spring)];
@@ -126,7 +127,7 @@ Rig make_rig(const Model& model, const KcOptions& options) {
     if (const std::string* tire = c.role("tire")) {
       // free_length = 1 m + radius; the ground point sits 1 m + radius - deflection below the wheel centre.
       const ForceElement& t = model.forces[static_cast<std::size_t>(index_of(model.forces, *tire))];
-      rig.loaded_radius = rig.wheel_point.z() - t.end2.point[2].value - 1.0;
+      rig.loaded_radius = rig.wheel_point.z() - t.end2.point[2].value - kTireGroundDepth;
     }
   }
   return rig;
@@ -234,7 +235,7 @@ double spring_rate_of_length(const Rig& rig, const Eigen::VectorXd& q, const Eig
 double wheel_load(const Rig& rig, const Eigen::VectorXd& q, const Eigen::VectorXd& dv) {
   double load = spring_tension(rig, pose(rig, q).spring_length) * spring_rate_of_length(rig, q, dv);
   for (const Rig::Torsion& t : rig.torsions)
-    load += t.stiffness * (q(t.coordinate) - t.zero_angle) * dv(t.coordinate);
+    load += t.stiffness * (q(t.q_index) - t.zero_angle) * dv(t.v_index);
   return load;
 }
 

@@ -84,12 +84,12 @@ std::string add_wheel_and_tire(TemplateOutput& out, const TemplateInput& in, con
     const LinearExpression deflection = tire.has("deflection") ? read_expression(tire.at("deflection"), *in.parameters)
                                                                : constant_expression(0.0);
     const HardPoint ground = {wheel_center[0], wheel_center[1],
-                              wheel_center[2] - constant_expression(1.0) - radius + deflection};
+                              wheel_center[2] - constant_expression(kTireGroundDepth) - radius + deflection};
     const std::string name = add_part(out, in, "force", "tire");
     Json t = tsda_entry(name, wheel, wheel_center, "ground", ground);
     t["stiffness"] = tire.at("stiffness").json();
     if (tire.has("damping")) t["damping"] = tire.at("damping").json();
-    t["free_length"] = json_value(constant_expression(1.0) + radius);
+    t["free_length"] = json_value(constant_expression(kTireGroundDepth) + radius);
     t["acts"] = "compression";
     if (in.rig != nullptr) {
       // The four-post rig (docs/model-format.md, "Rigs"): the post under this wheel moves by sign * function(t),

@@ -277,6 +277,10 @@ struct SimulationDefaults {
 // `myriad info` look for: "chassis" (a body or ground), "upright", "wheel" (bodies), "wheel_mount" (the joint
 // whose child frame origin is the wheel centre), "spring", "damper", "tire" (forces), "spin_axis_y" ("1" on a
 // left corner, whose outward spin axis is +y of the chassis frame, "-1" on a mirrored right one).
+// A template's point-follower tire: its ground point lies this far (m) below the road, its free length this plus
+// the radius (model/corner_parts.cpp builds it, analysis/kc_rig.cpp reads the loaded radius back from it).
+constexpr double kTireGroundDepth = 1.0;
+
 struct Subsystem {
   std::string name;           // the corner's name ("front" or, mirrored to both sides, "front_left"/"front_right")
   std::string template_name;  // "double_wishbone", ...

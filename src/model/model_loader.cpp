@@ -264,9 +264,8 @@ Json expanded_document(const Json& document, const std::string& file_name, std::
   throw error;
 }
 
-Model read_expanded(const Json& document, const std::string& file_name) {
-  std::vector<Subsystem> subsystems;
-  const Json expanded = expanded_document(document, file_name, subsystems);
+// read_model on a document expanded_document made, with errors in generated parts put to their subsystem.
+Model read_expanded(const Json& expanded, const std::vector<Subsystem>& subsystems, const std::string& file_name) {
   if (subsystems.empty()) return read_model(JsonNode(expanded, "", file_name), file_name);
   try {
     Model model = read_model(JsonNode(expanded, "", file_name), file_name);
@@ -281,7 +280,9 @@ Model read_expanded(const Json& document, const std::string& file_name) {
 
 Model load_model_text(const std::string& json_text, const std::string& file_name) {
   const Json document = parse_json_document(json_text, file_name);
-  return read_expanded(document, file_name);
+  std::vector<Subsystem> subsystems;
+  const Json expanded = expanded_document(document, file_name, subsystems);
+  return read_expanded(expanded, subsystems, file_name);
 }
 
 std::string read_model_file_text(const std::string& path) {
@@ -318,7 +319,7 @@ std::string expanded_model_text(const std::string& path) {
   const Json document = parse_json_document(read_model_file_text(path), path);
   std::vector<Subsystem> subsystems;
   const Json expanded = expanded_document(document, path, subsystems);
-  read_expanded(document, path);  // the same checks as loading
+  read_expanded(expanded, subsystems, path);  // the same checks as loading
   return expanded.dump(2) + "\n";
 }
 

@@ -13,11 +13,17 @@ namespace {
 
 using Expander = TemplateOutput (*)(const TemplateInput&);
 
-const std::vector<std::pair<std::string, Expander>>& templates() {
-  static const std::vector<std::pair<std::string, Expander>> list = {{"double_wishbone", expand_double_wishbone},
-                                                                     {"macpherson", expand_macpherson},
-                                                                     {"five_link", expand_five_link},
-                                                                     {"anti_roll_bar", expand_anti_roll_bar}};
+struct Template {
+  std::string name;
+  Expander expand;
+  bool spans_both;  // builds both sides itself (the anti-roll bar): expanded once whatever `side` says
+};
+
+const std::vector<Template>& templates() {
+  static const std::vector<Template> list = {{"double_wishbone", expand_double_wishbone, false},
+                                             {"macpherson", expand_macpherson, false},
+                                             {"five_link", expand_five_link, false},
+                                             {"anti_roll_bar", expand_anti_roll_bar, true}};
   return list;
 }
 
@@ -49,7 +55,7 @@ std::set<std::string> declared_names(const JsonNode& root, const char* section) 
 const std::vector<std::string>& template_names() {
   static const std::vector<std::string> names = [] {
     std::vector<std::string> n;
-    for (const auto& t : templates()) n.push_back(t.first);
+    for (const Template& t : templates()) n.push_back(t.name);
     return n;
   }();
   return names;
@@ -91,10 +97,10 @@ Json expand_subsystems(const JsonNode& root, std::vector<Subsystem>& subsystems)
                      "names of the parts)");
     const JsonNode template_node = entry.at("template");
     const std::string template_name = template_node.as_string();
-    Expander expand = nullptr;
-    for (const auto& t : templates())
-      if (t.first == template_name) expand = t.second;
-    if (expand == nullptr)
+    const Template* chosen = nullptr;
+    for (const Template& t : templates())
+      if (t.name == template_name) chosen = &t;
+    if (chosen == nullptr)
       template_node.fail("unknown template '" + template_name + "' (expected one of: " + join_names(template_names()) +
                          ")");
     std::string chassis = "ground";
@@ -104,8 +110,7 @@ Json expand_subsystems(const JsonNode& root, std::vector<Subsystem>& subsystems)
         entry.at("chassis").fail("unknown chassis body '" + chassis + "' (a body of the file's `bodies`, or ground)");
     }
     std::vector<std::pair<std::string, bool>> corners = {{name, false}};
-    // A template that spans both sides itself (the anti-roll bar) expands once, whatever `side` says.
-    const bool spans_both = template_name == "anti_roll_bar";
+    const bool spans_both = chosen->spans_both;
     std::string side = "left";
     if (entry.has("side")) {
       const std::vector<std::string> sides = {"left", "right", "both"};
@@ -118,7 +123,7 @@ Json expand_subsystems(const JsonNode& root, std::vector<Subsystem>& subsystems)
     if (entry.has("location")) location = read_hardpoint(entry.at("location"), defaults);
     for (const auto& corner : corners) {
       TemplateInput in{entry, &defaults, corner.first, corner.second, chassis, rig.get(), location};
-      TemplateOutput out = expand(in);
+      TemplateOutput out = chosen->expand(in);
       rig_used = rig_used || out.info.role("tire") != nullptr;
       out.info.name = corner.first;
       out.info.template_name = template_name;
