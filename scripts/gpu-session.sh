@@ -5,11 +5,12 @@
 #   here:   scripts/gpu-session.sh pack     build for sm_90 in build-gpu (CUDA on, Python off) and put the
 #                                           programs and their libraries into .gpu/bundle.tar.xz (git-ignored)
 #   there:  scripts/gpu-session.sh device   (carry [".gpu"]) unpack, then within GPU_SESSION_SECONDS (default 540):
-#           the GPU tests; compute-sanitizer memcheck, racecheck, initcheck (every strategy and method on a tree
-#           and a loop model: tests/gpu_runs) and synccheck (warp and shared-LU kernels); the stiff pendulum's
-#           fused-vs-all-cores figure (ensemble_throughput to N = 1e6); an ncu profile of the fused kernel (RN4,
-#           N = 1e5); the CLI as a user runs it, cuda against cpu on every core, compared by
-#           scripts/compare_ensemble_csv.py; lorenz_calibration, batched_lu and gpu_strategy_crossover.
+#           the GPU tests (GPU_TEST_SHARDS processes at once); compute-sanitizer memcheck, racecheck, initcheck
+#           (every strategy and method on a tree and a loop model: tests/gpu_sanitizer) and synccheck (warp and
+#           shared-LU kernels), the four at once; lorenz_calibration, batched_lu and gpu_strategy_crossover; the
+#           stiff pendulum's fused-vs-all-cores figure (ensemble_throughput at N = 1e6); then what earlier
+#           sessions recorded: the step-budget probe, the CLI as a user runs it (cuda against cpu on every core,
+#           compared by scripts/compare_ensemble_csv.py) and an ncu profile of the fused kernel (RN4, N = 1e5).
 #           A step that would not fit the time left is skipped and says so; GPU_SESSION_STEPS=cli,lorenz (say)
 #           runs only those (a second call on the still-warm machine, for what the first had to skip). After each step the logs and
 #           results are packed into $OUT/gpu_session.tar.gz and a line goes to $OUT/summary.txt, so a call cut
@@ -37,6 +38,7 @@ record() {  # record NAME COMMAND...: runs the command, keeping its output, the 
 programs=(myriad myriad_tests gpu_sanitizer_runs bench/ensemble_throughput bench/gpu_strategy_crossover
           bench/lorenz_calibration bench/batched_lu)
 gpu_filter="CudaBackend.*:CudaRunPlan.*:LorenzGpu.*:EnsembleStatisticsGpu.*"
+strategies=${GPU_SANITIZER_STRATEGIES:-fused,budget,warp,shared-lu,staged}
 work=/tmp/gpu-session
 pendulum=(simulate models/stiff_double_pendulum.json --integrator rn4 --rtol 1e-6 --atol 1e-6 --quiet)
 device_env() {  # the unpacked bundle's programs and libraries; cuBLAS from the device's toolkit (or a wheel's copy)
@@ -131,27 +133,66 @@ case "$stage" in
     awk 'BEGIN { print "k2"; for (i = 0; i < 100000; ++i) printf "%.6f\n", 300000 * (0.8 + 0.4 * (i % 1000) / 999) }' \
       > "$work/pendulum_1e5.csv"
     head -n 10001 "$work/pendulum_1e5.csv" > "$work/pendulum_1e4.csv"
-    strategies=${GPU_SANITIZER_STRATEGIES:-fused,budget,warp,shared-lu,staged}
-    # In the order of what the first session (2026-11-26) left owed: the tests whose runs changed, the
-    # sanitizers, the benchmarks not yet run, then the throughput rows from GPU_THROUGHPUT_MIN_N (default 1e6:
-    # the rows to 1e5 are in bench/results/ensemble_throughput_gpu.md; 1 runs them all).
-    step gpu_tests 150 "$bin/myriad_tests" --gtest_filter="${GPU_TEST_FILTER:-$gpu_filter}" --gtest_color=no
-    step budget_probe 30 "$self" _budget_probe
-    step memcheck 60 "$self" _sanitize memcheck --leak-check full -- --strategies "$strategies"
-    step racecheck 45 "$self" _sanitize racecheck --racecheck-report all -- --strategies "$strategies"
-    step initcheck 45 "$self" _sanitize initcheck -- --strategies "$strategies"
-    step synccheck 30 "$self" _sanitize synccheck -- --strategies warp,shared-lu
-    step cli 40 "$self" _cli
-    step ncu 60 "$self" _profile
+    # In the order of what the device sessions so far left owed: the GPU tests (four shards at once: their CPU
+    # halves take most of their time), the four sanitizers at once (33 instances leave the device idle between
+    # their launches), the benchmarks not yet run, then the throughput rows from GPU_THROUGHPUT_MIN_N (default 1e6:
+    # the rows to 1e5 are in bench/results/ensemble_throughput_gpu.md; 1 runs them all), and what earlier sessions
+    # already recorded (the budget probe, the CLI comparison, the ncu profile) last.
+    step gpu_tests 170 "$self" _tests
+    step sanitizers 150 "$self" _sanitizers
     step lorenz 45 "$bin/lorenz_calibration" --cpu-max-n 65536 --out "$work/results/lorenz_calibration.md"
     step batched_lu 30 "$bin/batched_lu"
     step crossover 120 "$bin/gpu_strategy_crossover" --out "$work/results/gpu_strategy_crossover.md"
     step throughput 240 "$bin/ensemble_throughput" --models stiff_double_pendulum --cpu-max-n 1000000 \
       --one-thread-max-n 0 --reference-max-n 0 --variants-max-n 100000 --min-n "${GPU_THROUGHPUT_MIN_N:-1000000}" \
       --out "$work/results/ensemble_throughput_gpu.md"
+    step budget_probe 30 "$self" _budget_probe
+    step cli 40 "$self" _cli
+    step ncu 60 "$self" _profile
     rm -f "$work"/pendulum_1e*.csv
     pack_out
     echo "done after $(($(date +%s) - begin)) s" | tee -a "$summary"
+    ;;
+  _tests)  # the GPU tests in GPU_TEST_SHARDS (default 4) processes at once, one log each
+    device_env
+    shards=${GPU_TEST_SHARDS:-4}
+    pids=()
+    for ((i = 0; i < shards; ++i)); do
+      GTEST_TOTAL_SHARDS=$shards GTEST_SHARD_INDEX=$i "$bin/myriad_tests" --gtest_filter="${GPU_TEST_FILTER:-$gpu_filter}" \
+        --gtest_color=no > "$work/gpu_tests_shard$i.txt" 2>&1 &
+      pids+=($!)
+    done
+    rc=0
+    for ((i = 0; i < shards; ++i)); do
+      shard_rc=0
+      wait "${pids[$i]}" || shard_rc=$?
+      echo "shard $i: exit $shard_rc"
+      [ "$shard_rc" = 0 ] || rc=1
+    done
+    grep -h -E '^\[ +(OK|FAILED|SKIPPED) +\]|^\[ cuda \]' "$work"/gpu_tests_shard*.txt || true
+    exit $rc
+    ;;
+  _sanitizers)  # memcheck, racecheck, initcheck (every strategy) and synccheck (warp, shared LU) at once
+    self=$PWD/scripts/gpu-session.sh
+    runs=(-- --t-end "${GPU_SANITIZER_T_END:-0.01}" --strategies)
+    "$self" _sanitize memcheck --leak-check full "${runs[@]}" "$strategies" > "$work/memcheck.txt" 2>&1 &
+    pids=($!)
+    "$self" _sanitize racecheck --racecheck-report all "${runs[@]}" "$strategies" > "$work/racecheck.txt" 2>&1 &
+    pids+=($!)
+    "$self" _sanitize initcheck "${runs[@]}" "$strategies" > "$work/initcheck.txt" 2>&1 &
+    pids+=($!)
+    "$self" _sanitize synccheck "${runs[@]}" warp,shared-lu > "$work/synccheck.txt" 2>&1 &
+    pids+=($!)
+    rc=0
+    for tool in memcheck racecheck initcheck synccheck; do
+      tool_rc=0
+      wait "${pids[0]}" || tool_rc=$?
+      pids=("${pids[@]:1}")
+      echo "$tool: exit $tool_rc; $(grep -c '^ok ' "$work/$tool.txt") runs ok, $(grep -c '^FAIL ' "$work/$tool.txt") failed;" \
+        "$(grep -E 'ERROR SUMMARY' "$work/$tool.txt" | tail -n 1)"
+      [ "$tool_rc" = 0 ] || rc=1
+    done
+    exit $rc
     ;;
   _smoke)  # the device stage's steps, each a process of its own so that `timeout` can stop it
     device_env

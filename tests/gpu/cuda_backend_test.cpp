@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "backends/backend.hpp"
 #include "backends/cuda_runner.hpp"
 #include "ensemble/device_slot.hpp"
 #include "gpu/gpu_runs.hpp"
@@ -94,12 +95,48 @@ TEST(CudaBackend, MatchesCpuOnEveryShippedModelWithRandomizedParameters) {
     const double spread = name == "loops/five_bar" ? 0.01 : 0.1;  // its third leg closes only near its pose
     const Ensemble e = randomized_ensemble(l.model, *l.compiled, 256, 71, spread);
     const ModelPlan plan = plan_for(name);
-    EXPECT_LE(compare(name, l, e, rk4(plan.rk4_h), plan.rk4_t_end, 10).pointwise, 1e-10);
+    const Differences rk4_d = compare(name, l, e, rk4(plan.rk4_h), plan.rk4_t_end, 10);
+    EXPECT_LE(rk4_d.state_pointwise, 1e-10);
+    EXPECT_LE(rk4_d.pointwise, plan.rk4_force_pointwise);  // stiff template forces: plan_for says why
     EXPECT_LE(compare(name, l, e, adaptive(Method::dopri5, 1e-8), plan.dopri5_t_end, 20).pointwise, 1e-7);
     const Differences rn4 = compare(name, l, e, adaptive(Method::rn4, 1e-6), plan.dopri5_t_end, 10);
     EXPECT_LE(rn4.state_pointwise, 1e-5);
     EXPECT_LE(rn4.signalwise, 1e-5);
   }
+}
+
+// Named KPIs on the device: the cuda backend computes them after its kernels from the kept series (finish_kpis),
+// the cpu backend on line without a series; RK4 takes the same steps on both, so each KPI of every shipped model
+// that names some agrees to the outputs' bound (relative to max(1, |cpu value|)).
+TEST(CudaBackend, NamedKpisAgreeWithTheCpuBackendsOnLineValues) {
+  std::string device;
+  if (!cuda_device_available(&device)) GTEST_SKIP() << "no GPU: " << device;
+  int models_with_kpis = 0;
+  for (const std::string& name : shipped_model_names()) {
+    const Loaded l = load(name);
+    if (l.model.kpis.empty()) continue;
+    SCOPED_TRACE(name);
+    ++models_with_kpis;
+    const ModelPlan plan = plan_for(name);
+    const Ensemble e = randomized_ensemble(l.model, *l.compiled, 64, 73);
+    const std::vector<double> times = output_grid(0.0, plan.rk4_t_end, plan.rk4_t_end / 10);
+    Backend cpu_backend, cuda_backend;
+    cuda_backend.kind = BackendKind::cuda;
+    const RunSpec spec = rk4(plan.rk4_h);
+    const EnsembleResult cpu = run_on_backend(cpu_backend, l.model, *l.compiled, e, spec, times, 0, nullptr, false);
+    const EnsembleResult gpu = run_on_backend(cuda_backend, l.model, *l.compiled, e, spec, times, 0);
+    ASSERT_EQ(gpu.n_kpis, static_cast<int>(l.model.kpis.size()));
+    ASSERT_EQ(cpu.kpis.size(), gpu.kpis.size());
+    double worst = 0.0;
+    for (size_t k = 0; k < cpu.kpis.size(); ++k) {
+      ASSERT_TRUE(std::isfinite(cpu.kpis[k])) << "kpi entry " << k;
+      worst = std::max(worst, std::abs(gpu.kpis[k] - cpu.kpis[k]) / std::max(1.0, std::abs(cpu.kpis[k])));
+    }
+    std::printf("[ cuda ] %-24s %zu KPIs x %d instances: max rel diff vs cpu on line %.2e\n", name.c_str(),
+                l.model.kpis.size(), e.n_instances, worst);
+    EXPECT_LE(worst, plan.rk4_force_pointwise);
+  }
+  EXPECT_GE(models_with_kpis, 3);  // quarter_car_road, half_car, full_car
 }
 
 // Loop models on the device (the same loop code as the cpu backend, compiled into the kernel unless

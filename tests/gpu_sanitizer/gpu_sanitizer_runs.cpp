@@ -4,8 +4,9 @@
 // that the tool's start-up is paid four times, not once per run). Each run is also held to the cpu backend
 // (10 x tol, RK4 1e-10 with identical step counts), so a kernel that is clean for the sanitizer but computes
 // something else still fails.
-// The runs are the GPU tests' (tests/gpu/gpu_runs.hpp), cut to at most 0.05 s.
-// Usage: gpu_sanitizer_runs [--instances N] [--strategies fused,budget,warp,shared-lu,staged] [--source-dir DIR]
+// The runs are the GPU tests' (tests/gpu/gpu_runs.hpp), cut to at most 0.05 s (--t-end: shorter).
+// Usage: gpu_sanitizer_runs [--instances N] [--strategies fused,budget,warp,shared-lu,staged] [--t-end T]
+//                           [--source-dir DIR]
 // Exit status: 0 when every run agrees, 1 when one does not, 2 for bad arguments, 77 without a device.
 #include <algorithm>
 #include <cmath>
@@ -65,16 +66,25 @@ double difference(const EnsembleResult& cpu, const EnsembleResult& gpu, bool sam
 
 int main(int argc, char** argv) {
   int instances = 33;  // a full warp and a partial one
+  double max_t_end = 0.05;
   std::string wanted = "fused,budget,warp,shared-lu,staged", source_dir = ".";
   for (int a = 1; a < argc; ++a) {
     const std::string arg = argv[a];
     if (a + 1 >= argc) {
-      std::fprintf(stderr, "usage: gpu_sanitizer_runs [--instances N] [--strategies LIST] [--source-dir DIR]\n");
+      std::fprintf(stderr,
+                   "usage: gpu_sanitizer_runs [--instances N] [--strategies LIST] [--t-end T] [--source-dir DIR]\n");
       return 2;
     }
     const std::string value = argv[++a];
     if (arg == "--instances") instances = std::max(1, std::atoi(value.c_str()));
     else if (arg == "--strategies") wanted = value;
+    else if (arg == "--t-end") {
+      max_t_end = std::min(0.05, std::atof(value.c_str()));
+      if (!(max_t_end > 0)) {
+        std::fprintf(stderr, "gpu_sanitizer_runs: --t-end '%s': expected a positive time\n", value.c_str());
+        return 2;
+      }
+    }
     else if (arg == "--source-dir") source_dir = value;
     else {
       std::fprintf(stderr, "gpu_sanitizer_runs: unknown option %s\n", arg.c_str());
@@ -102,7 +112,7 @@ int main(int argc, char** argv) {
       const RunSpec& spec = run.spec;
       const Method method = spec.method;
       // At most 0.05 s: under memcheck a kernel runs a hundred times slower.
-      const double t_end = std::min(run.times.back(), 0.05);
+      const double t_end = std::min(run.times.back(), max_t_end);
       const std::vector<double> times = output_grid(0.0, t_end, t_end / 5);
       const EnsembleResult cpu = run_ensemble_cpu(*compiled, e, spec, times, 1);
       for (const Strategy& s : strategies) {
