@@ -139,6 +139,7 @@ case "$stage" in
     # the rows to 1e5 are in bench/results/ensemble_throughput_gpu.md; 1 runs them all), and what earlier sessions
     # already recorded (the budget probe, the CLI comparison, the ncu profile) last.
     step gpu_tests 170 "$self" _tests
+    step lorenz_ncu 40 "$self" _lorenz_profile
     step sanitizers 150 "$self" _sanitizers
     step lorenz 45 "$bin/lorenz_calibration" --cpu-max-n 65536 --out "$work/results/lorenz_calibration.md"
     step batched_lu 30 "$bin/batched_lu"
@@ -227,6 +228,16 @@ case "$stage" in
       ncu --clock-control none --kernel-name regex:simulate_kernel --launch-count 1 "${sections[@]}" \
         --replay-mode application --export "$work/fused_rn4_1e5" --force-overwrite "${run[@]}"
     ncu --import "$work/fused_rn4_1e5.ncu-rep" --page raw --csv > "$work/fused_rn4_1e5_raw.csv"
+    ;;
+  _lorenz_profile)  # ncu on the float32 Lorenz kernel at N = 4,194,304 (the fifth float launch: 1024 .. 4M)
+    device_env
+    ncu --clock-control none --kernel-name-base demangled --kernel-name 'regex:lorenz_kernel<float>' --launch-skip 4 \
+      --launch-count 1 --section LaunchStats --section Occupancy --section SpeedOfLight \
+      --section ComputeWorkloadAnalysis --section WarpStateStats --section InstructionStats \
+      --export "$work/lorenz_f32" --force-overwrite \
+      "$bin/lorenz_calibration" --cpu-max-n 0 --reps 1 --gpu-max-n 8388608 --out "$work/lorenz_under_ncu.md"
+    ncu --import "$work/lorenz_f32.ncu-rep" --page details > "$work/lorenz_f32_details.txt"
+    ncu --import "$work/lorenz_f32.ncu-rep" --page raw --csv > "$work/lorenz_f32_raw.csv"
     ;;
   _budget_probe)  # what one budgeted launch costs: budget 5 with compaction against one launch, 300 instances
     device_env

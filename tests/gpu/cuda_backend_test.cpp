@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <string>
 
 #include "backends/backend.hpp"
 #include "backends/cuda_runner.hpp"
@@ -58,7 +60,9 @@ TEST(CudaBackend, MatchesCpuOnRandomizedQuarterCarEnsemble) {
 // The consistency check on every shipped model, tree and loop: the same 256 instances with randomized
 // parameters (support/backend_comparison.hpp, as the reference-vs-cpu tests) on the cpu backend and the cuda
 // backend (fused, the default). Fixed-step RK4 takes identical steps and agrees to 1e-10 relative to
-// max(1, |value|); DOPRI5 (tol 1e-8) to 10 x tol; RN4 (tol 1e-6) to 10 x tol on the state-like outputs
+// max(1, |value|); DOPRI5 (tol 1e-8) to 10 x tol on the state-like outputs and, on the others, to 10 x tol or
+// where larger the cpu run's own error (own_error: rounding parts the step sequences on the rough-road quarter
+// car, see there); RN4 (tol 1e-6) to 10 x tol on the state-like outputs
 // pointwise and on every output relative to its magnitude over the run (stiff spring forces multiply state
 // differences by up to 1e7, see ReferenceBackend.RosenbrockMethodsAgreeToTenTimesTheToleranceOnStiffModels).
 // The GPU contracts multiply-adds where the CPU build does not, so the adaptive runs differ by rounding per
@@ -70,6 +74,14 @@ TEST(CudaBackend, MatchesCpuOnEveryShippedModelWithRandomizedParameters) {
 #ifdef MYRIAD_DEVICE_LOOPS
   for (const char* loop : kLoopModels) names.push_back(loop);
 #endif
+  // MYRIAD_TEST_MODELS=a,b runs these alone (a device session's rerun of what it changed).
+  if (const char* only = std::getenv("MYRIAD_TEST_MODELS")) {
+    const std::string wanted = std::string(",") + only + ",";
+    names.erase(std::remove_if(names.begin(), names.end(),
+                               [&](const std::string& n) { return wanted.find("," + n + ",") == std::string::npos; }),
+                names.end());
+    std::printf("[ cuda ] MYRIAD_TEST_MODELS: %zu models\n", names.size());
+  }
   const auto compare = [](const std::string& name, const Loaded& l, const Ensemble& e, const RunSpec& spec,
                           double t_end, int intervals) {
     const std::vector<double> times = output_grid(0.0, t_end, t_end / intervals);
@@ -98,7 +110,15 @@ TEST(CudaBackend, MatchesCpuOnEveryShippedModelWithRandomizedParameters) {
     const Differences rk4_d = compare(name, l, e, rk4(plan.rk4_h), plan.rk4_t_end, 10);
     EXPECT_LE(rk4_d.state_pointwise, 1e-10);
     EXPECT_LE(rk4_d.pointwise, plan.rk4_force_pointwise);  // stiff template forces: plan_for says why
-    EXPECT_LE(compare(name, l, e, adaptive(Method::dopri5, 1e-8), plan.dopri5_t_end, 20).pointwise, 1e-7);
+    const RunSpec d5 = adaptive(Method::dopri5, 1e-8);
+    const Differences dopri5_d = compare(name, l, e, d5, plan.dopri5_t_end, 20);
+    EXPECT_LE(dopri5_d.state_pointwise, 1e-7);
+    if (dopri5_d.pointwise > 1e-7) {  // parted step sequences: the stiff outputs within the run's own error
+      const Differences own = own_error(l, e, d5, output_grid(0.0, plan.dopri5_t_end, plan.dopri5_t_end / 20));
+      std::printf("[ cuda ] %-24s dopri5 cpu's own error (vs tol 1e-12): pointwise %.2e\n", name.c_str(),
+                  own.pointwise);
+      EXPECT_LE(dopri5_d.pointwise, own.pointwise);
+    }
     const Differences rn4 = compare(name, l, e, adaptive(Method::rn4, 1e-6), plan.dopri5_t_end, 10);
     EXPECT_LE(rn4.state_pointwise, 1e-5);
     EXPECT_LE(rn4.signalwise, 1e-5);
@@ -113,9 +133,13 @@ TEST(CudaBackend, NamedKpisAgreeWithTheCpuBackendsOnLineValues) {
   if (!cuda_device_available(&device)) GTEST_SKIP() << "no GPU: " << device;
   int models_with_kpis = 0;
   for (const std::string& name : shipped_model_names()) {
-    const Loaded l = load(name);
+    Loaded l = load(name);
     if (l.model.kpis.empty()) continue;
     SCOPED_TRACE(name);
+    // The shipped KPIs start at t = 1 s (after the transient); these runs are shorter, so their windows open at 0
+    // (an empty window reads NaN).
+    for (Kpi& kpi : l.model.kpis) kpi.from = 0.0;
+    l.compiled = compile(l.model);
     ++models_with_kpis;
     const ModelPlan plan = plan_for(name);
     const Ensemble e = randomized_ensemble(l.model, *l.compiled, 64, 73);
@@ -188,6 +212,12 @@ TEST(CudaBackend, StepBudgetsWithCompactionGiveTheSameResultsBitForBit) {
       options.step_budget = 5;
       options.memory_budget_bytes = 1 << 20;  // several chunks too
       const EnsembleResult pieces = run_ensemble_cuda(*compiled, e, spec, times, options);
+      long long most_steps = 0;
+      for (const IntegratorStats& stats : whole.stats) most_steps = std::max(most_steps, stats.steps + stats.rejected);
+      std::printf("[ cuda ] %-24s %-6s N=%d one launch %.3f s, budget 5 + compaction %.3f s (most steps %lld)\n",
+                  file, method_label(spec.method), e.n_instances, whole.total_wall_seconds, pieces.total_wall_seconds,
+                  most_steps);
+      std::fflush(stdout);
       for (int i = 0; i < e.n_instances; ++i) {
         ASSERT_EQ(pieces.status[static_cast<size_t>(i)], whole.status[static_cast<size_t>(i)]) << i;
         EXPECT_EQ(pieces.stats[static_cast<size_t>(i)].steps, whole.stats[static_cast<size_t>(i)].steps) << i;
@@ -332,6 +362,10 @@ TEST(CudaBackend, WarpAndSharedLuStrategiesMatchCpuOnRosenbrockMethods) {
           options.strategy = strategy;
           options.step_budget = budget;
           const EnsembleResult gpu = run_ensemble_cuda(*compiled, e, spec, times, options);
+          std::printf("[ cuda ] %-24s %-6s %-9s budget %lld N=%d: %.3f s (cpu %.3f s)\n", file,
+                      method_label(spec.method), strategy == GpuStrategy::warp ? "warp" : "shared-lu", budget,
+                      e.n_instances, gpu.total_wall_seconds, cpu.total_wall_seconds);
+          std::fflush(stdout);
           for (const IntegratorStats& stats : gpu.stats) EXPECT_GT(stats.lu_factorizations, 0);
           expect_agrees(cpu, gpu, 10 * spec.control.rtol, false);
         }
