@@ -7,10 +7,11 @@
 #   there:  scripts/gpu-session.sh device   (carry [".gpu"]) unpack, then within GPU_SESSION_SECONDS (default 540):
 #           the GPU tests (GPU_TEST_SHARDS processes at once); compute-sanitizer memcheck, racecheck, initcheck
 #           (every strategy and method on a tree and a loop model: tests/gpu_sanitizer) and synccheck (warp and
-#           shared-LU kernels), the four at once; lorenz_calibration, batched_lu and gpu_strategy_crossover; the
-#           stiff pendulum's fused-vs-all-cores figure (ensemble_throughput at N = 1e6); then what earlier
-#           sessions recorded: the step-budget probe, the CLI as a user runs it (cuda against cpu on every core,
-#           compared by scripts/compare_ensemble_csv.py) and an ncu profile of the fused kernel (RN4, N = 1e5).
+#           shared-LU kernels), the four at once; the stiff pendulum's fused-vs-all-cores figure
+#           (ensemble_throughput at N = 1e6); gpu_strategy_crossover and batched_lu; then what earlier sessions
+#           recorded: lorenz_calibration and an ncu profile of its float32 kernel, the step-budget probe, the CLI
+#           as a user runs it (cuda against cpu on every core, compared by scripts/compare_ensemble_csv.py) and an
+#           ncu profile of the fused kernel (RN4, N = 1e5).
 #           A step that would not fit the time left is skipped and says so; GPU_SESSION_STEPS=cli,lorenz (say)
 #           runs only those (a second call on the still-warm machine, for what the first had to skip). After each step the logs and
 #           results are packed into $OUT/gpu_session.tar.gz and a line goes to $OUT/summary.txt, so a call cut
@@ -133,20 +134,22 @@ case "$stage" in
     awk 'BEGIN { print "k2"; for (i = 0; i < 100000; ++i) printf "%.6f\n", 300000 * (0.8 + 0.4 * (i % 1000) / 999) }' \
       > "$work/pendulum_1e5.csv"
     head -n 10001 "$work/pendulum_1e5.csv" > "$work/pendulum_1e4.csv"
-    # In the order of what the device sessions so far left owed: the GPU tests (four shards at once: their CPU
-    # halves take most of their time), the four sanitizers at once (33 instances leave the device idle between
-    # their launches), the benchmarks not yet run, then the throughput rows from GPU_THROUGHPUT_MIN_N (default 1e6:
-    # the rows to 1e5 are in bench/results/ensemble_throughput_gpu.md; 1 runs them all), and what earlier sessions
-    # already recorded (the budget probe, the CLI comparison, the ncu profile) last.
+    # In the order of what the device sessions so far left owed (docs/validation/ensembles.md): the GPU tests
+    # (GPU_TEST_SHARDS processes at once: their CPU halves take much of their time), the four sanitizers at once
+    # (33 instances leave the device idle between their launches), the throughput row at N = 1e6
+    # (GPU_THROUGHPUT_MIN_N; 1 runs every row), the crossover's rows from n = 8 and batched LU at n = 64, then what
+    # the second session recorded (Lorenz, its ncu profile) and the first (the step-budget probe, the CLI
+    # comparison, the fused kernel's ncu profile).
     step gpu_tests 170 "$self" _tests
-    step lorenz_ncu 40 "$self" _lorenz_profile
     step sanitizers 150 "$self" _sanitizers
-    step lorenz 45 "$bin/lorenz_calibration" --cpu-max-n 65536 --out "$work/results/lorenz_calibration.md"
-    step batched_lu 30 "$bin/batched_lu"
-    step crossover 120 "$bin/gpu_strategy_crossover" --out "$work/results/gpu_strategy_crossover.md"
     step throughput 240 "$bin/ensemble_throughput" --models stiff_double_pendulum --cpu-max-n 1000000 \
       --one-thread-max-n 0 --reference-max-n 0 --variants-max-n 100000 --min-n "${GPU_THROUGHPUT_MIN_N:-1000000}" \
       --out "$work/results/ensemble_throughput_gpu.md"
+    step crossover 240 "$bin/gpu_strategy_crossover" --max-n "${GPU_CROSSOVER_MAX_N:-64}" \
+      --out "$work/results/gpu_strategy_crossover.md"
+    step batched_lu 60 "$bin/batched_lu"
+    step lorenz 45 "$bin/lorenz_calibration" --cpu-max-n 65536 --out "$work/results/lorenz_calibration.md"
+    step lorenz_ncu 40 "$self" _lorenz_profile
     step budget_probe 30 "$self" _budget_probe
     step cli 40 "$self" _cli
     step ncu 60 "$self" _profile
@@ -154,9 +157,9 @@ case "$stage" in
     pack_out
     echo "done after $(($(date +%s) - begin)) s" | tee -a "$summary"
     ;;
-  _tests)  # the GPU tests in GPU_TEST_SHARDS (default 4) processes at once, one log each
+  _tests)  # the GPU tests in GPU_TEST_SHARDS (default 8: the long ones each in a process of its own) at once
     device_env
-    shards=${GPU_TEST_SHARDS:-4}
+    shards=${GPU_TEST_SHARDS:-8}
     pids=()
     for ((i = 0; i < shards; ++i)); do
       GTEST_TOTAL_SHARDS=$shards GTEST_SHARD_INDEX=$i "$bin/myriad_tests" --gtest_filter="${GPU_TEST_FILTER:-$gpu_filter}" \
@@ -207,7 +210,7 @@ case "$stage" in
     tool_options=()
     while [ $# -gt 0 ] && [ "$1" != -- ]; do tool_options+=("$1"); shift; done
     [ $# -gt 0 ] && shift
-    compute-sanitizer --tool "$tool" --print-limit 20 --error-exitcode 9 "${tool_options[@]}" \
+    compute-sanitizer --tool "$tool" --print-limit 200 --error-exitcode 9 "${tool_options[@]}" \
       "$bin/gpu_sanitizer_runs" --source-dir "$source_dir" "$@"
     ;;
   _profile)  # ncu on the fused kernel: stiff pendulum, RN4, N = 1e5

@@ -105,8 +105,16 @@ MYRIAD_HD_INLINE InstanceProgress& instance_progress(void* scratch) {
   return *static_cast<InstanceProgress*>(scratch);
 }
 
-// Readies an instance's scratch for its first advance_instance call.
-MYRIAD_HD_INLINE void begin_instance(void* scratch) { instance_progress(scratch) = InstanceProgress{}; }
+// Readies an instance's scratch for its first advance_instance call. The whole reserved block is zeroed first,
+// padding included: advance_instance copies the struct, whose whole-word reads take in the padding bytes a
+// member-wise assignment never writes (compute-sanitizer initcheck on the H200, 2026-11-26: "uninitialized
+// __global__ memory read of size 8" at the slot's first two words; ResumableInstance.BeginInstance* checks this).
+MYRIAD_HD_INLINE void begin_instance(void* scratch) {
+  unsigned long long* words = static_cast<unsigned long long*>(scratch);
+  const std::size_t n_words = instance_progress_doubles();
+  for (std::size_t i = 0; i < n_words; ++i) words[i] = 0;
+  instance_progress(scratch) = InstanceProgress{};
+}
 
 // begin_instance for a run whose factorizations and solves are done by the caller (the staged and warp strategies;
 // IntegrationProgress::external_lu).

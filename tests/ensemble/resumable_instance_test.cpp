@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <vector>
 
 #include "ensemble/simulate_instance.hpp"
 #include "support/run_model.hpp"
@@ -73,6 +74,24 @@ TEST(ResumableInstance, BudgetedCallsReproduceOneRunBitForBit) {
     }
   }
   EXPECT_GT(resumed_runs, 50);
+}
+
+// begin_instance leaves the same bytes in the whole reserved block whatever the scratch held before: the device
+// copies the InstanceProgress by whole words, so a byte left over from earlier contents is an uninitialized read
+// (compute-sanitizer initcheck reported the struct's padding on the H200). The host compiler happens to zero the
+// padding (it copies a value-initialized temporary), so this checks the property on the whole block, whose tail
+// beyond the struct the earlier member-wise assignment left unwritten (this test failed on it).
+TEST(ResumableInstance, BeginInstanceWritesEveryByteOfTheProgressBlock) {
+  const std::size_t bytes = instance_progress_doubles() * sizeof(double);
+  ASSERT_GE(bytes, sizeof(InstanceProgress));
+  std::vector<double> zeros(instance_progress_doubles(), 0.0), ones(instance_progress_doubles());
+  std::memset(ones.data(), 0xFF, bytes);
+  begin_instance(zeros.data());
+  begin_instance(ones.data());
+  EXPECT_EQ(std::memcmp(zeros.data(), ones.data(), bytes), 0);
+  begin_instance_external_lu(ones.data());
+  EXPECT_TRUE(instance_progress(ones.data()).integration.external_lu);
+  EXPECT_FALSE(instance_progress(ones.data()).started);
 }
 
 }  // namespace

@@ -136,13 +136,16 @@ TEST(CudaBackend, NamedKpisAgreeWithTheCpuBackendsOnLineValues) {
     Loaded l = load(name);
     if (l.model.kpis.empty()) continue;
     SCOPED_TRACE(name);
-    // The shipped KPIs start at t = 1 s (after the transient); these runs are shorter, so their windows open at 0
-    // (an empty window reads NaN).
-    for (Kpi& kpi : l.model.kpis) kpi.from = 0.0;
-    l.compiled = compile(l.model);
     ++models_with_kpis;
     const ModelPlan plan = plan_for(name);
-    const Ensemble e = randomized_ensemble(l.model, *l.compiled, 64, 73);
+    // The shipped KPIs' windows open at 1 s, past these runs (an empty window reads NaN): here at half the run.
+    for (Kpi& kpi : l.model.kpis) kpi.from = std::min(kpi.from, plan.rk4_t_end / 2);
+    l.compiled = compile(l.model);
+    // Parameters within 1% of the design: the relative KPIs divide by the first output time's tire load, which is
+    // static only near the design (the H200 run of 2026-11-26 found 10% spreads of the free lengths starting a
+    // quarter of the rough-road quarter cars with the tire unloaded, and their dynamic tire load infinite on
+    // both backends).
+    const Ensemble e = randomized_ensemble(l.model, *l.compiled, 64, 73, 0.01);
     const std::vector<double> times = output_grid(0.0, plan.rk4_t_end, plan.rk4_t_end / 10);
     Backend cpu_backend, cuda_backend;
     cuda_backend.kind = BackendKind::cuda;
