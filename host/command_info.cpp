@@ -88,11 +88,7 @@ int run_info(const std::string& model_path) {
   }
   std::cout << "\nforce elements: " << model.forces.size() << '\n';
   for (const ForceElement& f : model.forces) {
-    const char* type = f.type == ForceType::tsda      ? "tsda"
-                       : f.type == ForceType::rsda    ? "rsda"
-                       : f.type == ForceType::bushing ? "bushing"
-                                                      : "joint_actuator";
-    std::cout << "  " << std::left << std::setw(20) << f.name << type << '\n';
+    std::cout << "  " << std::left << std::setw(20) << f.name << force_type_name(f.type) << '\n';
   }
   std::cout << "\nparameters: " << model.parameters.size() << '\n';
   for (const Parameter& p : model.parameters)

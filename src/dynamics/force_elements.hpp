@@ -2,19 +2,14 @@
 // Force elements (docs/model-format.md, "Force elements") turned into body spatial forces and joint forces,
 // after tree_kinematics has run. O(number of force elements).
 #include "dynamics/bushing.hpp"
+#include "dynamics/constants_view.hpp"
 #include "dynamics/force_table.hpp"
+#include "dynamics/tire_force.hpp"
 #include "dynamics/tree_kinematics.hpp"
 #include "model/time_function.hpp"
 
 namespace myriad {
 
-// A window into an instance's constants starting at `offset`, indexable like an array.
-template <class K>
-struct ConstantsView {
-  const K& k;
-  int offset;
-  MYRIAD_HD_INLINE double operator[](int i) const { return k[offset + i]; }
-};
 
 template <class K>
 MYRIAD_HD_INLINE TimeValue time_function_value(const CompiledModel& model, const K& k, int index, double t) {
@@ -141,6 +136,11 @@ MYRIAD_HD void applied_forces(const CompiledModel& model, const K& k, const T& t
       case 3:  // bushing (dynamics/bushing.hpp)
         apply_bushing(k, f, w);
         break;
+      case 4: {  // tire (dynamics/tire_force.hpp) on the road z = h(t)
+        const TimeValue road = time_function_value(model, k, f.motion1, value_of(t));
+        apply_tire(k, f, time_input<S>(road.value, road.rate, t), time_input<S>(road.rate, road.acceleration, t), w);
+        break;
+      }
       default: break;
     }
   }

@@ -19,6 +19,8 @@ enum OutputCode : int {
   kOutTotalEnergy,
   kOutDamperForce,
   kOutBushingForce,
+  kOutTireForce,
+  kOutTireSlip,
 };
 
 template <class K>
@@ -67,6 +69,14 @@ MYRIAD_HD double output_signal(const CompiledModel& model, const K& k, double t,
       bushing_load(k, f, s, F_W, M_W);
       const Vec3<double> load = transpose_times(s.R1, o.component < 3 ? F_W : M_W);
       return -load[o.component % 3];
+    }
+    case kOutTireForce:
+    case kOutTireSlip: {  // Fx, Fy, Fz, Mz in the contact frame; kappa, alpha, camber (dynamics/tire_force.hpp)
+      const CompiledForce& f = model.forces[o.force];
+      const TimeValue road = time_function_value(model, k, f.motion1, t);
+      const TireState<double> s = tire_state(w, k, f, road.value, road.rate);
+      const double values[7] = {s.fx, s.fy, s.fz, s.mz, s.kappa, s.alpha, s.gamma};
+      return values[(o.kind == kOutTireSlip ? 4 : 0) + o.component];
     }
     default: return 0.0;
   }

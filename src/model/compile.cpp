@@ -149,6 +149,16 @@ void lay_out(const Model& model, CompiledModel* compiled, std::vector<double>& k
         for (const Number& n : f.bushing_damping) k.push_back(n.value);
         break;
       }
+      case ForceType::tire: {  // TireConstant layout (compiled_model.hpp)
+        c.body1 = tree(f.end1.body);
+        c.index = static_cast<int>(f.tire_formula);
+        append(k, vector3(f.end1.point));
+        append(k, unit_vector3(f.tire_axis));
+        k.insert(k.end(), {f.free_length.value, f.stiffness.value, f.damping.value, f.tire_speed.value});
+        k.insert(k.end(), f.tire_coefficients.begin(), f.tire_coefficients.end());
+        if (f.end1.moves) c.motion1 = add_time_function(f.end1.motion, force_pointer(as_int(i)) + "/road");
+        break;
+      }
     }
     if (f.has_actuator || f.type == ForceType::joint_actuator)
       c.actuator = add_time_function(

@@ -54,6 +54,27 @@ enum BushingConstant : int {
   kBushingDamping = 30,
   kBushingConstantCount = 36,
 };
+// Tire: the wheel centre and unit spin axis in the wheel body's frame, the unloaded radius, the vertical
+// stiffness and damping, v0 of the slips' reference speed, then the formula's coefficients (kTirCount of a Magic
+// Formula file, or a Fiala tire's six: kTireFiala*). CompiledForce::index: the TireFormula.
+enum TireConstant : int {
+  kTireCenter = 0,
+  kTireAxis = 3,
+  kTireRadius = 6,
+  kTireStiffness = 7,
+  kTireDamping = 8,
+  kTireSpeed = 9,
+  kTireCoefficients = 10,
+};
+enum TireFialaCoefficient : int {
+  kTireFialaRadius = 0,
+  kTireFialaWidth,
+  kTireFialaCSlip,
+  kTireFialaCAlpha,
+  kTireFialaUMin,
+  kTireFialaUMax,
+  kTireFialaCount
+};
 enum RsdaConstant : int { kRsdaStiffness = 0, kRsdaDamping = 1, kRsdaZeroAngle = 2, kRsdaConstantCount = 3 };
 
 struct CompiledJoint {

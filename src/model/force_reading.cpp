@@ -8,6 +8,7 @@
 #include "model/model_limits.hpp"
 #include "model/profile_file.hpp"
 #include "model/road_packing.hpp"
+#include "tire/tir_file.hpp"
 
 namespace myriad {
 
@@ -113,6 +114,50 @@ void read_bushing(const JsonNode& node, ForceElement& force, const ReadContext& 
   }
 }
 
+// A handling tire (dynamics/tire_force.hpp): its wheel, centre and spin axis, the `.tir` file it reads (a PAC2002 /
+// MF 5.2 Magic Formula or a FIALA file, by its [MODEL] PROPERTY_FILE_FORMAT), the radius (default the file's
+// UNLOADED_RADIUS), the vertical stiffness and damping, the road's height function and v0.
+void read_tire(const JsonNode& node, ForceElement& force, const ReadContext& context) {
+  const JsonNode wheel = node.at("wheel");
+  force.end1.body = resolve_name(wheel, context.bodies, true);
+  if (force.end1.body < 0) wheel.fail("a tire sits on a wheel body, not on ground");
+  force.end1.point = read_optional_vector3(node, "center", context);
+  if (node.has("axis")) {
+    force.tire_axis = read_vector3(node.at("axis"), context);
+  } else {
+    force.tire_axis[1].value = 1.0;  // the wheel frame's y, ISO's left
+  }
+  const JsonNode file = node.at("file");
+  force.tire_file = resolve_beside(node.file(), file.as_string());
+  double file_radius = 0.0;
+  try {
+    const std::string text = read_tir_text(force.tire_file);
+    const std::string format = tir_property_format(text);
+    if (format == "FIALA") {
+      const FialaParameters p = parse_fiala_tir(text, force.tire_file);
+      force.tire_formula = TireFormula::fiala;
+      force.tire_coefficients = {p.unloaded_radius, p.width, p.c_slip, p.c_alpha, p.u_min, p.u_max};
+      file_radius = p.unloaded_radius;
+    } else {
+      const TirCoefficients p = parse_tir(text, force.tire_file);
+      force.tire_formula = TireFormula::magic_formula;
+      force.tire_coefficients.assign(p.begin(), p.end());
+      file_radius = p[kTirUnloadedRadius];
+    }
+  } catch (const TirFileError& error) {
+    file.fail(std::string("tire file: ") + error.what());
+  }
+  force.free_length = read_optional_number(node, "radius", file_radius, context);
+  force.stiffness = read_number(node.at("stiffness"), context);
+  force.damping = read_optional_number(node, "damping", 0.0, context);
+  force.tire_speed = read_optional_number(node, "min_speed", 1.0, context);
+  if (node.has("road")) {
+    force.end1.moves = true;
+    force.end1.motion_direction[2].value = 1.0;
+    force.end1.motion = read_time_function(node.at("road"), context);
+  }
+}
+
 // The joint a rsda or joint_actuator acts on.
 int read_joint_reference(const JsonNode& node, const ReadContext& context) {
   return resolve_name(node.at("joint"), context.joints);
@@ -122,7 +167,8 @@ ForceElement read_force(const JsonNode& node, int index, ReadContext& context) {
   node.expect_object();
   ForceElement force;
   force.type =
-      static_cast<ForceType>(read_choice(node.at("type"), {"tsda", "rsda", "joint_actuator", "bushing"}, "force type"));
+      static_cast<ForceType>(
+          read_choice(node.at("type"), {"tsda", "rsda", "joint_actuator", "bushing", "tire"}, "force type"));
   switch (force.type) {
     case ForceType::tsda:
       node.allow_keys({"name", "type", "body1", "point1", "body2", "point2", "stiffness", "damping",
@@ -141,10 +187,19 @@ ForceElement read_force(const JsonNode& node, int index, ReadContext& context) {
     case ForceType::bushing:
       node.allow_keys({"name", "type", "body1", "frame1", "body2", "frame2", "stiffness", "damping"}, "a bushing");
       break;
+    case ForceType::tire:
+      node.allow_keys({"name", "type", "wheel", "center", "axis", "file", "radius", "stiffness", "damping",
+                       "min_speed", "road"},
+                      "a tire");
+      break;
   }
   force.name = read_entry_name(node, context.forces, index);
   if (force.type == ForceType::bushing) {
     read_bushing(node, force, context);
+    return force;
+  }
+  if (force.type == ForceType::tire) {
+    read_tire(node, force, context);
     return force;
   }
 

@@ -61,6 +61,8 @@ std::string output_unit(const Model& model, const Output& output) {
     case OutputKind::damper_force:
       return model.forces[static_cast<size_t>(output.force)].type == ForceType::rsda ? "N m" : "N";
     case OutputKind::bushing_force: return output.component < 3 ? "N" : "N m";
+    case OutputKind::tire_force: return output.component < 3 ? "N" : "N m";
+    case OutputKind::tire_slip: return output.component == 0 ? "1" : "rad";
     default: return "J";
   }
 }

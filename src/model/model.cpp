@@ -49,6 +49,17 @@ const char* joint_type_name(JointType type) {
   return "unknown";
 }
 
+const char* force_type_name(ForceType type) {
+  switch (type) {
+    case ForceType::tsda: return "tsda";
+    case ForceType::rsda: return "rsda";
+    case ForceType::joint_actuator: return "joint_actuator";
+    case ForceType::bushing: return "bushing";
+    case ForceType::tire: return "tire";
+  }
+  return "unknown";
+}
+
 Model apply_parameters(const Model& model, const std::vector<double>& values) {
   if (values.size() != model.parameters.size())
     throw std::invalid_argument("apply_parameters: expected " + std::to_string(model.parameters.size()) +

@@ -155,7 +155,10 @@ struct BodyPoint {
   TimeFunction motion{};
 };
 
-enum class ForceType { tsda, rsda, joint_actuator, bushing };
+enum class ForceType { tsda, rsda, joint_actuator, bushing, tire };
+
+// The formula of a handling tire (tire/magic_formula.hpp, tire/fiala.hpp), from its `.tir` file's format.
+enum class TireFormula { magic_formula, fiala };
 
 enum class TsdaActs { both, compression, tension };
 
@@ -187,6 +190,17 @@ struct ForceElement {
   // them (dynamics/bushing.hpp).
   Frame frame1{}, frame2{};
   std::array<Number, 6> bushing_stiffness{}, bushing_damping{};
+  // tire (dynamics/tire_force.hpp): a handling tire on wheel body end1.body with its centre at end1.point and its
+  // spin axis tire_axis (the wheel's frame; ISO: pointing to the wheel's left), on the road plane z = road(t)
+  // (end1.motion when end1.moves, else z = 0). stiffness, damping: the vertical spring-damper of the tire's
+  // deflection; free_length: the unloaded radius; tire_speed: v0 of the slips' reference speed
+  // sqrt(Vx^2 + v0^2). The formula's coefficients come from the `.tir` file (TirCoefficients, or the six
+  // FialaParameters).
+  Vector3 tire_axis{};
+  TireFormula tire_formula = TireFormula::magic_formula;
+  std::string tire_file;
+  std::vector<double> tire_coefficients;
+  Number tire_speed{};
 };
 
 enum class OutputKind {
@@ -202,7 +216,9 @@ enum class OutputKind {
   potential_energy,
   total_energy,
   damper_force,
-  bushing_force
+  bushing_force,
+  tire_force,
+  tire_slip
 };
 
 struct Output {
@@ -213,7 +229,8 @@ struct Output {
   int body = -1;
   Vector3 point{};     // body_position / body_velocity: point in the body frame
   int component = 0;   // position: 0..2 (x,y,z); orientation: 0..3 (w,x,y,z); velocity: 0..5 (wx,wy,wz,vx,vy,vz);
-                       // bushing_force: 0..5 (fx,fy,fz,mx,my,mz)
+                       // bushing_force: 0..5 (fx,fy,fz,mx,my,mz); tire_force: 0..3 (fx,fy,fz,mz);
+                       // tire_slip: 0..2 (kappa, alpha, camber)
   int force = -1;      // spring_length / spring_force: index into forces
 };
 
@@ -344,6 +361,9 @@ inline int loop_equation_count(LoopType type) {
 int joint_nq(JointType type);
 int joint_nv(JointType type);
 const char* joint_type_name(JointType type);
+
+// The force type as the model file writes it ("tsda", "rsda", "joint_actuator", "bushing", "tire").
+const char* force_type_name(ForceType type);
 
 // Returns a copy of `model` with every parameter reference replaced by `values[parameter]` (values has one entry
 // per model parameter) and marked literal.

@@ -72,6 +72,8 @@ void for_each_number(Model& model, F&& visit) {
     for_each_number(f.frame2, visit);
     for (auto& n : f.bushing_stiffness) visit(n);
     for (auto& n : f.bushing_damping) visit(n);
+    for (auto& n : f.tire_axis) visit(n);
+    visit(f.tire_speed);
   }
   for (Output& o : model.outputs)
     for (auto& n : o.point) visit(n);

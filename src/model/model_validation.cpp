@@ -303,6 +303,23 @@ void check_force(const Reporter& report, const Model& model, const ForceElement&
       }
     return;
   }
+  if (force.type == ForceType::tire) {
+    report.require_length(pointer + "/center", numbers_of(force.end1.point));
+    report.require_nonzero(pointer + "/axis", force.tire_axis, "axis");
+    for (const auto& [key, n, positive] : {std::make_tuple("/radius", &force.free_length, true),
+                                           std::make_tuple("/stiffness", &force.stiffness, true),
+                                           std::make_tuple("/damping", &force.damping, false),
+                                           std::make_tuple("/min_speed", &force.tire_speed, true)}) {
+      report.require_finite(pointer + key, {n});
+      if (positive ? !(n->value > 0.0) : !(n->value >= 0.0))
+        report.fail(pointer + key,
+                    std::string(key + 1) + (positive ? " must be positive" : " must not be negative") + ", got " +
+                        number_text(n->value),
+                    {n});
+    }
+    if (force.end1.moves) check_time_function(report, force.end1.motion, pointer + "/road");
+    return;
+  }
   if (force.type != ForceType::tsda) return;
   for (const auto& [table, key, symbol] : {std::make_tuple(&force.spring_table, "/spring_table", "l - l0"),
                                            std::make_tuple(&force.damper_table, "/damper_table", "dl/dt")}) {

@@ -11,7 +11,7 @@ const std::vector<std::string>& output_type_names() {  // OutputKind order
                                                  "body_position",    "body_orientation", "body_velocity",
                                                  "spring_length",    "spring_force",     "kinetic_energy",
                                                  "potential_energy", "total_energy",     "damper_force",
-                                                 "bushing_force"};
+                                                 "bushing_force",    "tire_force",       "tire_slip"};
   return names;
 }
 
@@ -20,6 +20,8 @@ const std::vector<std::string> kPositionComponents = {"x", "y", "z"};
 const std::vector<std::string> kOrientationComponents = {"qw", "qx", "qy", "qz"};
 const std::vector<std::string> kVelocityComponents = {"wx", "wy", "wz", "vx", "vy", "vz"};
 const std::vector<std::string> kBushingComponents = {"fx", "fy", "fz", "mx", "my", "mz"};
+const std::vector<std::string> kTireForceComponents = {"fx", "fy", "fz", "mz"};
+const std::vector<std::string> kTireSlipComponents = {"kappa", "alpha", "camber"};
 
 std::vector<std::string> output_keys(OutputKind kind) {
   switch (kind) {
@@ -37,6 +39,8 @@ std::vector<std::string> output_keys(OutputKind kind) {
     case OutputKind::damper_force:
       return {"name", "type", "force"};
     case OutputKind::bushing_force:
+    case OutputKind::tire_force:
+    case OutputKind::tire_slip:
       return {"name", "type", "force", "component"};
     case OutputKind::kinetic_energy:
     case OutputKind::potential_energy:
@@ -103,13 +107,22 @@ void read_spring_signal(const JsonNode& node, Output& output, const ReadContext&
   if (output.kind == OutputKind::spring_length && force.type != ForceType::tsda)
     force_node.fail("spring_length needs a tsda, and force '" + force.name + "' is not one");
   if ((output.kind == OutputKind::spring_force || output.kind == OutputKind::damper_force) &&
-      (force.type == ForceType::joint_actuator || force.type == ForceType::bushing))
+      (force.type == ForceType::joint_actuator || force.type == ForceType::bushing || force.type == ForceType::tire))
     force_node.fail(output_type_names()[static_cast<size_t>(output.kind)] + " needs a tsda or a rsda, and force '" +
-                    force.name + "' is a " + (force.type == ForceType::bushing ? "bushing" : "joint_actuator"));
+                    force.name + "' is a " + force_type_name(force.type));
   if (output.kind == OutputKind::bushing_force) {
     if (force.type != ForceType::bushing)
       force_node.fail("bushing_force needs a bushing, and force '" + force.name + "' is not one");
     output.component = read_choice(node.at("component"), kBushingComponents, "bushing_force component");
+  }
+  if (output.kind == OutputKind::tire_force || output.kind == OutputKind::tire_slip) {
+    const std::string type = output_type_names()[static_cast<size_t>(output.kind)];
+    if (force.type != ForceType::tire)
+      force_node.fail(type + " needs a tire, and force '" + force.name + "' is not one");
+    output.component = read_choice(node.at("component"), output.kind == OutputKind::tire_force
+                                                             ? kTireForceComponents
+                                                             : kTireSlipComponents,
+                                   type + " component");
   }
 }
 
@@ -142,6 +155,8 @@ std::vector<Output> read_outputs(const JsonNode& outputs, const ReadContext& con
       case OutputKind::spring_force:
       case OutputKind::damper_force:
       case OutputKind::bushing_force:
+      case OutputKind::tire_force:
+      case OutputKind::tire_slip:
         read_spring_signal(node, output, context);
         break;
       default:

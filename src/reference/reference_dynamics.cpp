@@ -1,6 +1,7 @@
 #include "reference/reference_dynamics.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 #include <string>
 
@@ -8,6 +9,8 @@
 #include "model/model_geometry.hpp"
 #include "model/time_function_packing.hpp"
 #include "reference/reference_errors.hpp"
+#include "tire/fiala.hpp"
+#include "tire/magic_formula.hpp"
 
 namespace myriad::reference {
 
@@ -219,6 +222,54 @@ double bushing_energy_of(const ForceElement& f, const TreeState& s) {
   return energy;
 }
 
+// A tire's contact and load (the reference's own geometry: the rim's lowest point from the wheel plane's
+// in-plane basis, the contact frame from the heading; the fast path's is dynamics/tire_force.hpp). The formulas
+// themselves (tire/magic_formula.hpp, tire/fiala.hpp) are the constitutive law both paths evaluate; their own
+// tests hold them to published values.
+struct TireLoad {
+  Vector3d contact, force_W, moment_W;
+  double deflection = 0.0;
+};
+
+TireLoad tire_load_of(const ForceElement& f, const TreeState& s, double t) {
+  const BodyKinematics& b = s.bodies[static_cast<size_t>(f.end1.body)];
+  const Vector3d center = b.p_WBo + b.R_WB * to_eigen(vector3(f.end1.point));
+  const Vector3d v_center = b.v_WBcm_W + b.w_WB_W.cross(center - b.p_WBcm);
+  const Vector3d a = (b.R_WB * to_eigen(vector3(f.tire_axis))).normalized();
+  const Vector3d up = Vector3d::UnitZ();
+  const Vector3d down_in_plane = -(up - up.dot(a) * a).normalized();  // towards the road, in the wheel plane
+  const double radius = f.free_length.value;
+  const Vector3d lowest = center + radius * down_in_plane;
+  double road = 0.0, road_rate = 0.0;
+  if (f.end1.moves) {
+    const TimeValue h = evaluate_time_function(f.end1.motion, t);
+    road = h.value, road_rate = h.rate;
+  }
+  TireLoad out;
+  out.deflection = road - lowest.z();
+  out.contact = Vector3d(lowest.x(), lowest.y(), road);
+  out.force_W.setZero();
+  out.moment_W.setZero();
+  const double deflection_rate = road_rate - (v_center + b.w_WB_W.cross(lowest - center)).z();
+  const double fz = f.stiffness.value * out.deflection + f.damping.value * deflection_rate;
+  if (!(out.deflection > 0.0 && fz > 0.0)) return out;
+  const Vector3d heading = a.cross(up).normalized();
+  const Vector3d lateral = up.cross(heading);
+  const double vx = v_center.dot(heading), vy = v_center.dot(lateral);
+  const double v_ref = std::hypot(vx, f.tire_speed.value);
+  const double kappa = (b.w_WB_W.dot(a) * (radius - out.deflection) - vx) / v_ref;
+  const double alpha = std::atan(vy / v_ref);
+  const double gamma = std::asin(a.z());
+  const std::vector<double>& p = f.tire_coefficients;
+  const TireForces forces =
+      f.tire_formula == TireFormula::fiala
+          ? fiala_forces(FialaParameters{p[0], p[1], p[2], p[3], p[4], p[5]}, kappa, alpha, fz)
+          : tire_forces(p.data(), kappa, alpha, gamma, fz);
+  out.force_W = forces.fx * heading + forces.fy * lateral + fz * up;
+  out.moment_W = forces.mz * up;
+  return out;
+}
+
 }  // namespace
 
 VectorXd generalized_forces(const Model& model, double t, const VectorXd& q, const VectorXd& v) {
@@ -268,6 +319,13 @@ VectorXd generalized_forces(const Model& model, double t, const VectorXd& q, con
           jacobians_at(model, s, body, b.o2, Jv, Jw);
           Q += sign * (Jv.transpose() * b.force_W + Jw.transpose() * b.moment_W);
         }
+        break;
+      }
+      case ForceType::tire: {
+        const TireLoad tire = tire_load_of(f, s, t);
+        MatrixXd Jv, Jw;
+        jacobians_at(model, s, f.end1.body, tire.contact, Jv, Jw);
+        Q += Jv.transpose() * tire.force_W + Jw.transpose() * tire.moment_W;
         break;
       }
       case ForceType::joint_actuator: {
@@ -328,6 +386,9 @@ double potential_energy(const Model& model, double t, const VectorXd& q) {
       energy += 0.5 * f.stiffness.value * deflection * deflection;
     } else if (f.type == ForceType::bushing) {
       energy += bushing_energy_of(f, s);
+    } else if (f.type == ForceType::tire) {
+      const double deflection = std::max(tire_load_of(f, s, t).deflection, 0.0);
+      energy += 0.5 * f.stiffness.value * deflection * deflection;
     }
   }
   return energy;

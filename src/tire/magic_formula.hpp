@@ -12,7 +12,8 @@
 // Mz = -t(alpha_t,eq) Fy' + Mzr(alpha_r,eq) + s Fx (4.E71-4.E78: equivalent slip angles
 // sqrt(alpha^2 + (K_xkappa / K_yalpha)^2 kappa^2) sgn(alpha), Fy' = Fy - SVykappa, the arm s of Fx from SSZ1-4).
 // No turn slip, no low-speed damping, no transient (relaxation) behaviour.
-// Host+device, O(1), no allocation; `p` is the coefficient array of tire/tir_coefficients.hpp. Every function takes
+// Host+device, O(1), no allocation; `p` is the coefficient array of tire/tir_coefficients.hpp (anything indexable
+// by TirCoefficient: a pointer, or a force element's window into an instance's constants). Every function takes
 // its slips and load as any scalar S (double, or core/dual.hpp's Dual for exact derivatives, as a force element's
 // Jacobians need); the plain-double overloads at the end are the ones `myriad tire` calls.
 #include <cmath>
@@ -49,8 +50,8 @@ MYRIAD_HD_INLINE S weight_shape(const S& B, const S& C, const S& E, const S& x) 
 }
 
 // Normalized load increment dfz = (Fz - Fz0') / Fz0', Fz0' = FNOMIN LFZO (4.E1-4.E2).
-template <class S>
-MYRIAD_HD_INLINE S load_increment(const double* p, const S& fz) {
+template <class S, class P>
+MYRIAD_HD_INLINE S load_increment(const P& p, const S& fz) {
   const double fz0 = p[kTirFnomin] * p[kTirLfzo];
   return (fz - fz0) / fz0;
 }
@@ -58,15 +59,15 @@ MYRIAD_HD_INLINE S load_increment(const double* p, const S& fz) {
 }  // namespace magic_formula_detail
 
 // The longitudinal slip stiffness K_xkappa = dFx0/dkappa at kappa = -SHx (4.E15).
-template <class S>
-MYRIAD_HD_INLINE S slip_stiffness(const double* p, const S& fz) {
+template <class S, class P>
+MYRIAD_HD_INLINE S slip_stiffness(const P& p, const S& fz) {
   const S dfz = magic_formula_detail::load_increment(p, fz);
   return fz * (p[kTirPkx1] + p[kTirPkx2] * dfz) * scalar_exp(p[kTirPkx3] * dfz) * p[kTirLkx];
 }
 
 // Pure longitudinal force Fx0(kappa) (4.E9-4.E18).
-template <class S>
-MYRIAD_HD_INLINE S pure_fx(const double* p, const S& kappa, const S& gamma, const S& fz) {
+template <class S, class P>
+MYRIAD_HD_INLINE S pure_fx(const P& p, const S& kappa, const S& gamma, const S& fz) {
   using namespace magic_formula_detail;
   const S dfz = load_increment(p, fz);
   const S shx = (p[kTirPhx1] + p[kTirPhx2] * dfz) * p[kTirLhx];
@@ -87,8 +88,8 @@ struct LateralFactors {
   S by, cy, dy, ey, shy, svy, ky, muy;
 };
 
-template <class S>
-MYRIAD_HD_INLINE LateralFactors<S> lateral_factors(const double* p, const S& alpha, const S& gamma, const S& fz) {
+template <class S, class P>
+MYRIAD_HD_INLINE LateralFactors<S> lateral_factors(const P& p, const S& alpha, const S& gamma, const S& fz) {
   using namespace magic_formula_detail;
   const S dfz = load_increment(p, fz);
   const double fz0 = p[kTirFnomin];
@@ -116,16 +117,16 @@ MYRIAD_HD_INLINE S lateral_force(const LateralFactors<S>& f, const S& alpha) {
 }
 
 // Pure lateral force Fy0(alpha) (4.E19).
-template <class S>
-MYRIAD_HD_INLINE S pure_fy(const double* p, const S& alpha, const S& gamma, const S& fz) {
+template <class S, class P>
+MYRIAD_HD_INLINE S pure_fy(const P& p, const S& alpha, const S& gamma, const S& fz) {
   return lateral_force(lateral_factors(p, alpha, gamma, fz), alpha);
 }
 
 // -t Fy + Mzr (4.E31-4.E49) given the lateral factors at (alpha, gamma, fz) and the lateral force fy the trail acts
 // on. `slip2` = (K_xkappa / K_yalpha)^2 kappa^2 turns the slip angles of the trail and the residual torque into their
 // combined-slip equivalents sqrt(alpha^2 + slip2) sgn(alpha) (4.E77-4.E78); 0 gives the pure moment.
-template <class S>
-MYRIAD_HD_INLINE S aligning_moment(const double* p, const S& alpha, const S& gamma, const S& fz,
+template <class S, class P>
+MYRIAD_HD_INLINE S aligning_moment(const P& p, const S& alpha, const S& gamma, const S& fz,
                                    const LateralFactors<S>& lat, const S& fy, const S& slip2) {
   using namespace magic_formula_detail;
   const S dfz = load_increment(p, fz);
@@ -154,8 +155,8 @@ MYRIAD_HD_INLINE S aligning_moment(const double* p, const S& alpha, const S& gam
 }
 
 // Pure aligning moment Mz0(alpha).
-template <class S>
-MYRIAD_HD_INLINE S pure_mz(const double* p, const S& alpha, const S& gamma, const S& fz) {
+template <class S, class P>
+MYRIAD_HD_INLINE S pure_mz(const P& p, const S& alpha, const S& gamma, const S& fz) {
   const LateralFactors<S> lat = lateral_factors(p, alpha, gamma, fz);
   return aligning_moment(p, alpha, gamma, fz, lat, lateral_force(lat, alpha), S(0.0));
 }
@@ -163,8 +164,8 @@ MYRIAD_HD_INLINE S pure_mz(const double* p, const S& alpha, const S& gamma, cons
 // Combined slip (4.E50-4.E67, 4.E71-4.E78): Fx = G_xalpha Fx0, Fy = G_ykappa Fy0 + SVykappa,
 // Mz = -t(alpha_t,eq) (Fy - SVykappa) + Mzr(alpha_r,eq) + s Fx with s = R0 (SSZ1 + SSZ2 Fy / Fz0' + (SSZ3 + SSZ4 dfz)
 // gamma_z) LS.
-template <class S>
-MYRIAD_HD_INLINE TireForcesOf<S> tire_forces(const double* p, const S& kappa, const S& alpha, const S& gamma,
+template <class S, class P>
+MYRIAD_HD_INLINE TireForcesOf<S> tire_forces(const P& p, const S& kappa, const S& alpha, const S& gamma,
                                              const S& fz) {
   using namespace magic_formula_detail;
   const S dfz = load_increment(p, fz);
@@ -195,16 +196,16 @@ MYRIAD_HD_INLINE TireForcesOf<S> tire_forces(const double* p, const S& kappa, co
 
 // Plain-double entry points (integer literals convert), for `myriad tire` and the tests.
 MYRIAD_HD_INLINE double pure_fx(const double* p, double kappa, double gamma, double fz) {
-  return pure_fx<double>(p, kappa, gamma, fz);
+  return pure_fx<double, const double*>(p, kappa, gamma, fz);
 }
 MYRIAD_HD_INLINE double pure_fy(const double* p, double alpha, double gamma, double fz) {
-  return pure_fy<double>(p, alpha, gamma, fz);
+  return pure_fy<double, const double*>(p, alpha, gamma, fz);
 }
 MYRIAD_HD_INLINE double pure_mz(const double* p, double alpha, double gamma, double fz) {
-  return pure_mz<double>(p, alpha, gamma, fz);
+  return pure_mz<double, const double*>(p, alpha, gamma, fz);
 }
 MYRIAD_HD_INLINE TireForces tire_forces(const double* p, double kappa, double alpha, double gamma, double fz) {
-  return tire_forces<double>(p, kappa, alpha, gamma, fz);
+  return tire_forces<double, const double*>(p, kappa, alpha, gamma, fz);
 }
 
 }  // namespace myriad

@@ -199,14 +199,15 @@ TEST(LoaderErrors, unknown_joint_type_lists_valid_ones) {
 
 TEST(LoaderErrors, unknown_force_type_lists_valid_ones) {
   EXPECT_TRUE(fails_with(with("forces", R"([{"name": "f", "type": "spring"}])"), "/forces/0/type",
-                         "unknown force type 'spring' (expected one of: tsda, rsda, joint_actuator, bushing)"));
+                         "unknown force type 'spring' (expected one of: tsda, rsda, joint_actuator, bushing, tire)"));
 }
 
 TEST(LoaderErrors, unknown_output_type_lists_valid_ones) {
   EXPECT_TRUE(fails_with(with("outputs", R"([{"name": "o", "type": "energy"}])"), "/outputs/0/type",
                          "unknown output type 'energy' (expected one of: joint_coordinate, joint_velocity, "
                          "joint_acceleration, body_position, body_orientation, body_velocity, spring_length, "
-                         "spring_force, kinetic_energy, potential_energy, total_energy, damper_force, bushing_force)"));
+                         "spring_force, kinetic_energy, potential_energy, total_energy, damper_force, bushing_force, "
+                         "tire_force, tire_slip)"));
 }
 
 TEST(LoaderErrors, unknown_time_function_type_lists_valid_ones) {

@@ -3,7 +3,8 @@
 // chart, integrators, step control, breakpoints and output signals, so they differ only in the dynamics (and,
 // for RN4, the Jacobians):
 //   * fixed-step RK4 takes identical steps and every output agrees to 1e-10 relative to max(1, |value|);
-//   * DOPRI5 (tol 1e-8) agrees to 10 x tol relative to max(1, |value|) on every output;
+//   * DOPRI5 (tol 1e-8) agrees to 10 x tol relative to max(1, |value|) on every output (a tire's force, whose slip
+//     stiffness multiplies wheel-speed differences, to plan_for's dopri5_force_pointwise);
 //   * RN4 and ROS2-W (tol 1e-6) agree to 10 x tol: on the models with rotations relative to max(1, |value|);
 //     on the stiff models the state-like outputs so, and the stiff spring forces and accelerations relative
 //     to their magnitude over the run (see RosenbrockMethodsAgreeToTenTimesTheToleranceOnStiffModels).
@@ -106,7 +107,8 @@ TEST(ReferenceBackend, Dopri5AgreesToTenTimesTheToleranceOnEveryModel) {
         compare_backends(name, l, ensemble, adaptive(Method::dopri5, tol), 0.0, plan.dopri5_t_end, 20);
     expect_all_ok(c.cpu, "cpu");
     expect_all_ok(c.reference, "reference");
-    EXPECT_LE(c.max_difference.pointwise, 10 * tol);
+    EXPECT_LE(c.max_difference.state_pointwise, 10 * tol);
+    EXPECT_LE(c.max_difference.pointwise, std::max(10 * tol, plan.dopri5_force_pointwise));
   }
 }
 
