@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 
 #include "model/force_reading.hpp"
 #include "model/joint_reading.hpp"
@@ -19,6 +20,7 @@
 #include "model/number_text.hpp"
 #include "model/kpi_reading.hpp"
 #include "model/output_reading.hpp"
+#include "model/profile_file.hpp"
 #include "model/subsystems.hpp"
 
 namespace myriad {
@@ -315,11 +317,31 @@ std::string read_model_file_text(const std::string& path) {
 
 Model load_model_file(const std::string& path) { return load_model_text(read_model_file_text(path), path); }
 
+namespace {
+
+// The files a model names beside itself (a tire's `.tir`, a road profile) as absolute paths, so that the expanded
+// model loads wherever it is written: every object whose type is "tire" or "profile" with a string "file".
+void resolve_named_files(Json& node, const std::string& model_path) {
+  if (node.is_object()) {
+    const auto type = node.find("type");
+    const auto file = node.find("file");
+    if (type != node.end() && type->is_string() && (*type == "tire" || *type == "profile") && file != node.end() &&
+        file->is_string())
+      *file = std::filesystem::absolute(resolve_beside(model_path, file->get<std::string>())).lexically_normal().string();
+    for (auto& [key, child] : node.items()) resolve_named_files(child, model_path);
+  } else if (node.is_array()) {
+    for (Json& child : node) resolve_named_files(child, model_path);
+  }
+}
+
+}  // namespace
+
 std::string expanded_model_text(const std::string& path) {
   const Json document = parse_json_document(read_model_file_text(path), path);
   std::vector<Subsystem> subsystems;
-  const Json expanded = expanded_document(document, path, subsystems);
+  Json expanded = expanded_document(document, path, subsystems);
   read_expanded(expanded, subsystems, path);  // the same checks as loading
+  resolve_named_files(expanded, path);
   return expanded.dump(2) + "\n";
 }
 

@@ -132,6 +132,17 @@ TEST(Subsystems, ExpandedModelLoadsToTheSameModel) {
   EXPECT_EQ(ka.rows, kb.rows);
 }
 
+// The files a model names beside itself come out as absolute paths, so the expanded model loads from anywhere
+// (here: as if written to a folder without the model's `tires/` beside it) with the same tire coefficients.
+TEST(Subsystems, ExpandedModelNamesItsFilesSoItLoadsAnywhere) {
+  const std::string path = testing::model_path("driven_wheel.json");
+  const Model a = load_model_file(path);
+  const Model b = load_model_text(expanded_model_text(path), "/nonexistent-folder/expanded.json");
+  ASSERT_EQ(b.forces.size(), a.forces.size());
+  EXPECT_EQ(b.forces[0].tire_coefficients, a.forces[0].tire_coefficients);
+  EXPECT_EQ(b.forces[0].tire_file.front(), '/');
+}
+
 TEST(Subsystems, RightSideMirrorsTheLeft) {
   Json m = corner();
   m["subsystems"][0]["side"] = "both";
