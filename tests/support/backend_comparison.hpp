@@ -195,7 +195,10 @@ inline ModelPlan plan_for(const std::string& name) {
     return {1e-3, 0.2, 0.2, 1e-8};
   if (name == "half_car") return {1e-3, 0.2, 0.2, 1e-8, 64};
   if (name == "full_car") return {1e-3, 0.1, 0.1, 1e-8, 16};
-  if (name == "driven_wheel") return {1e-3, 0.2, 0.2, 1e-10, 256, 1e-6};
+  // The tire's slip kappa = (omega R_e - V_x) / V_ref is a difference of nearly equal speeds near free rolling,
+  // which multiplies rounding by V_x / (omega R_e - V_x) (1e5 at kappa = 1e-5), and Fx = K_x kappa there: RK4's
+  // forces 2.7e-11 apart (reference vs cpu); 1e-9 leaves room for the GPU's contracted multiply-adds.
+  if (name == "driven_wheel") return {1e-3, 0.2, 0.2, 1e-9, 256, 1e-6};
   return {1e-3, 0.2, 0.2};
 }
 
