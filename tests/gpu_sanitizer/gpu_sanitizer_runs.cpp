@@ -9,6 +9,7 @@
 //                           [--source-dir DIR]
 // Exit status: 0 when every run agrees, 1 when one does not, 2 for bad arguments, 77 without a device.
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <exception>
@@ -119,17 +120,21 @@ int main(int argc, char** argv) {
         ++runs;
         std::string why;
         double d = INFINITY;
+        const auto start = std::chrono::steady_clock::now();
         try {
           const EnsembleResult gpu = run_ensemble_cuda(*compiled, e, spec, times, s.options);
           d = difference(cpu, gpu, method == Method::rk4, &why);
         } catch (const std::exception& error) {
           why = error.what();
         }
+        // Wall time under the tool: what the next device session plans its step limits by.
+        const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         const double bound = method == Method::rk4 ? 1e-10 : 10 * spec.control.rtol;
         const bool ok = d <= bound;
         failures += !ok;
-        std::printf("%-5s %-28s %-7s %-10s N=%d max rel diff vs cpu %.2e (bound %.0e) %s\n", ok ? "ok" : "FAIL",
-                    model.name.c_str(), testing::method_label(method), s.name.c_str(), instances, d, bound, why.c_str());
+        std::printf("%-5s %-28s %-7s %-10s N=%d max rel diff vs cpu %.2e (bound %.0e) %.1f s %s\n", ok ? "ok" : "FAIL",
+                    model.name.c_str(), testing::method_label(method), s.name.c_str(), instances, d, bound, seconds,
+                    why.c_str());
         std::fflush(stdout);
       }
     }
