@@ -79,7 +79,7 @@ MYRIAD_HD S potential_energy(const CompiledModel& model, const K& k, double t, c
       energy += bushing_energy(k, f, bushing_state(w, k, f));
     } else if (f.type == 4) {  // a tire's vertical spring, while it is compressed (dynamics/tire_force.hpp)
       const TimeValue road = time_function_value(model, k, f.motion1, value_of(t));
-      const S deflection = tire_state(w, k, f, S(road.value), S(road.rate)).deflection;
+      const S deflection = tire_contact(w, k, f, S(road.value), S(road.rate)).deflection;
       if (value_of(deflection) > 0.0) energy += S(0.5) * S(k[c + kTireStiffness]) * deflection * deflection;
     }
   }

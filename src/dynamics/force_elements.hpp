@@ -10,7 +10,6 @@
 
 namespace myriad {
 
-
 template <class K>
 MYRIAD_HD_INLINE TimeValue time_function_value(const CompiledModel& model, const K& k, int index, double t) {
   if (index < 0) return {0.0, 0.0, 0.0};

@@ -74,7 +74,8 @@ MYRIAD_HD double output_signal(const CompiledModel& model, const K& k, double t,
     case kOutTireSlip: {  // Fx, Fy, Fz, Mz in the contact frame; kappa, alpha, camber (dynamics/tire_force.hpp)
       const CompiledForce& f = model.forces[o.force];
       const TimeValue road = time_function_value(model, k, f.motion1, t);
-      const TireState<double> s = tire_state(w, k, f, road.value, road.rate);
+      const TireState<double> s = o.kind == kOutTireSlip ? tire_contact(w, k, f, road.value, road.rate)
+                                                          : tire_state(w, k, f, road.value, road.rate);
       const double values[7] = {s.fx, s.fy, s.fz, s.mz, s.kappa, s.alpha, s.gamma};
       return values[(o.kind == kOutTireSlip ? 4 : 0) + o.component];
     }

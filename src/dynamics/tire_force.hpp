@@ -36,10 +36,11 @@ struct TireState {
   bool in_contact;
 };
 
-// The tire of force element f (type 4) on the road at height `road` rising at `road_rate`.
+// The tire of force element f (type 4) on the road at height `road` rising at `road_rate`: its contact, slips and
+// vertical load, without the formula (fx, fy, mz zero): what the potential energy and the slip outputs read.
 template <class S, class K>
-MYRIAD_HD TireState<S> tire_state(const TreeWorkspace<S>& w, const K& k, const CompiledForce& f, const S& road,
-                                  const S& road_rate) {
+MYRIAD_HD TireState<S> tire_contact(const TreeWorkspace<S>& w, const K& k, const CompiledForce& f, const S& road,
+                                    const S& road_rate) {
   const int c = f.constants;
   const Transform<S>& X_WB = w.X_world[f.body1];
   Vec3<S> center, v_center;
@@ -66,19 +67,23 @@ MYRIAD_HD TireState<S> tire_state(const TreeWorkspace<S>& w, const K& k, const C
   s.alpha = scalar_atan(vy / v_ref);
   s.fz = S(k[c + kTireStiffness]) * s.deflection + S(k[c + kTireDamping]) * deflection_rate;
   s.in_contact = value_of(s.deflection) > 0.0 && value_of(s.fz) > 0.0;
-  if (!s.in_contact) {
-    s.fx = s.fy = s.fz = s.mz = S(0);
-    return s;
-  }
-  const ConstantsView<K> p{k, c + kTireCoefficients};
-  TireForcesOf<S> forces;
-  if (f.index == 1) {
-    const FialaParameters fiala{p[kTireFialaRadius], p[kTireFialaWidth], p[kTireFialaCSlip],
-                                p[kTireFialaCAlpha], p[kTireFialaUMin], p[kTireFialaUMax]};
-    forces = fiala_forces(fiala, s.kappa, s.alpha, s.fz);
-  } else {
-    forces = tire_forces(p, s.kappa, s.alpha, s.gamma, s.fz);
-  }
+  s.fx = s.fy = s.mz = S(0);
+  if (!s.in_contact) s.fz = S(0);
+  return s;
+}
+
+// tire_contact with the formula's Fx, Fy, Mz where the tire is on the road.
+template <class S, class K>
+MYRIAD_HD TireState<S> tire_state(const TreeWorkspace<S>& w, const K& k, const CompiledForce& f, const S& road,
+                                  const S& road_rate) {
+  TireState<S> s = tire_contact(w, k, f, road, road_rate);
+  if (!s.in_contact) return s;
+  const ConstantsView<K> p{k, f.constants + kTireCoefficients};
+  const TireForcesOf<S> forces =
+      f.index == 1 ? fiala_forces(FialaParameters{p[kTireFialaRadius], p[kTireFialaWidth], p[kTireFialaCSlip],
+                                                  p[kTireFialaCAlpha], p[kTireFialaUMin], p[kTireFialaUMax]},
+                                  s.kappa, s.alpha, s.fz)
+                   : tire_forces(p, s.kappa, s.alpha, s.gamma, s.fz);
   s.fx = forces.fx;
   s.fy = forces.fy;
   s.mz = forces.mz;
