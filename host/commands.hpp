@@ -67,6 +67,15 @@ struct KcOptions {
   std::string out;                  // empty: stdout
 };
 
+struct StudyOptions {
+  std::string study;        // the study file
+  std::string out;          // empty: the study's "output"
+  bool resume = false;      // continue OUT.part
+  bool progress_json = false;
+  bool quiet = false;
+  std::string design_only;  // non-empty: write the sampled design here as CSV and stop
+};
+
 struct ExpandOptions {
   std::string model;
   std::string out;  // empty: stdout
@@ -81,5 +90,6 @@ int run_devices();
 int run_check(const CheckOptions& options);
 int run_check_loops(const Model& model, const CompiledModel& compiled, const CheckOptions& options);
 int run_simulate(const SimulateOptions& options);
+int run_study(const StudyOptions& options);
 
 }  // namespace myriad::cli

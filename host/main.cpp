@@ -1,4 +1,4 @@
-// myriad: command-line front end. Subcommands: info, check, simulate, modes, kc, expand, tire (see README.md). Exit status: 0 success,
+// myriad: command-line front end. Subcommands: info, check, simulate, study, modes, kc, expand, tire (see README.md). Exit status: 0 success,
 // 1 a failed check, 2 bad input (the message names the file or flag, the field and the reason), 3 some instances
 // failed.
 #include <CLI/CLI.hpp>
@@ -15,7 +15,7 @@
 
 namespace {
 
-const std::vector<std::string> kSubcommands = {"info", "check", "simulate", "modes", "kc", "expand", "tire"};
+const std::vector<std::string> kSubcommands = {"info", "check", "simulate", "study", "modes", "kc", "expand", "tire"};
 
 std::size_t edit_distance(const std::string& a, const std::string& b) {
   std::vector<std::size_t> row(b.size() + 1);
@@ -37,7 +37,7 @@ bool refuse_unknown_subcommand(int argc, char** argv) {
   if (argc < 2 || argv[1][0] == '-') return false;
   const std::string given = argv[1];
   if (std::find(kSubcommands.begin(), kSubcommands.end(), given) != kSubcommands.end()) return false;
-  std::cerr << "myriad: error: unknown subcommand '" << given << "' (expected one of: info, check, simulate, modes, kc, expand, tire)";
+  std::cerr << "myriad: error: unknown subcommand '" << given << "' (expected one of: info, check, simulate, study, modes, kc, expand, tire)";
   for (const std::string& known : kSubcommands)
     if (edit_distance(given, known) <= 2) std::cerr << "; did you mean '" << known << "'?";
   std::cerr << "\n";
@@ -135,6 +135,16 @@ int main(int argc, char** argv) {
   expand_cmd->add_option("model", expand.model, "model file (JSON)")->required();
   expand_cmd->add_option("--out", expand.out, "write the expanded model here instead of stdout");
 
+  StudyOptions study;
+  CLI::App* study_cmd = app.add_subcommand(
+      "study", "Run a study file (sampled parameters -> KPIs, kept series, Sobol indices) into one HDF5 file");
+  study_cmd->add_option("study", study.study, "study file (JSON, docs/study-format.md)")->required();
+  study_cmd->add_option("--out", study.out, "the results file (HDF5); default: the study's \"output\"");
+  study_cmd->add_flag("--resume", study.resume, "continue an interrupted run (OUT.part) from its completed chunks");
+  study_cmd->add_flag("--progress-json", study.progress_json, "progress as JSON lines on stderr, for machines");
+  study_cmd->add_flag("--quiet", study.quiet, "no progress on stderr");
+  study_cmd->add_option("--design-only", study.design_only, "write the sampled design (CSV) here and stop");
+
   TireOptions tire;
   CLI::App* tire_cmd =
       app.add_subcommand("tire", "Force curves of a Magic Formula tire (.tir, PAC2002 / MF 5.2) as CSV");
@@ -152,7 +162,7 @@ int main(int argc, char** argv) {
     if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
     const std::string what = e.what();
     std::cerr << "myriad: error: "
-              << (what == "A subcommand is required" ? "give a subcommand: info, check, simulate, modes, kc, expand or tire" : what)
+              << (what == "A subcommand is required" ? "give a subcommand: info, check, simulate, study, modes, kc, expand or tire" : what)
               << "\nmyriad --help lists the subcommands, myriad SUBCOMMAND --help their flags\n";
     return 2;
   }
@@ -166,6 +176,7 @@ int main(int argc, char** argv) {
     }
     if (check_cmd->parsed()) return run_check(check);
     if (sim_cmd->parsed()) return run_simulate(sim);
+    if (study_cmd->parsed()) return run_study(study);
     if (modes_cmd->parsed()) return run_modes(modes);
     if (tire_cmd->parsed()) return run_tire(tire);
     if (kc_cmd->parsed()) return run_kc(kc);

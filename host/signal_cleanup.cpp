@@ -16,16 +16,17 @@ extern "C" void remove_temporaries_and_reraise(int signal_number) {
 
 }  // namespace
 
-void install_signal_cleanup() {
-  for (int signal_number : {SIGINT, SIGTERM, SIGHUP}) {
+void install_signal_handler(void (*handler)(int), std::initializer_list<int> signals) {
+  for (int signal_number : signals) {
     struct sigaction previous {};
-    // A signal the parent chose to ignore (nohup, a background job) stays ignored.
     if (::sigaction(signal_number, nullptr, &previous) == 0 && previous.sa_handler == SIG_IGN) continue;
     struct sigaction action {};
-    action.sa_handler = remove_temporaries_and_reraise;
+    action.sa_handler = handler;
     sigemptyset(&action.sa_mask);
     ::sigaction(signal_number, &action, nullptr);
   }
 }
+
+void install_signal_cleanup() { install_signal_handler(remove_temporaries_and_reraise, {SIGINT, SIGTERM, SIGHUP}); }
 
 }  // namespace myriad::cli

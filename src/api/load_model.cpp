@@ -24,12 +24,20 @@ void fill_model_lists(ModelImpl& impl) {
   const Model& model = impl.model;
   impl.parameter_names.clear();
   impl.parameter_defaults.clear();
+  impl.parameter_units.clear();
   for (const Parameter& parameter : model.parameters) {
     impl.parameter_names.push_back(parameter.name);
     impl.parameter_defaults.push_back(parameter.value);
+    impl.parameter_units.push_back(parameter.unit);
   }
   impl.signal_names.clear();
   for (const Output& output : model.outputs) impl.signal_names.push_back(output.name);
+  impl.kpi_names.clear();
+  impl.kpi_units.clear();
+  for (const Kpi& kpi : model.kpis) {
+    impl.kpi_names.push_back(kpi.name);
+    impl.kpi_units.push_back(kpi.unit);
+  }
   impl.input_names.clear();
   impl.input_defaults.clear();
   impl.input_lower.clear();
@@ -80,7 +88,10 @@ const std::string& LoadedModel::name() const { return impl->model.name; }
 const std::string& LoadedModel::source() const { return impl->source; }
 const std::vector<std::string>& LoadedModel::parameter_names() const { return impl->parameter_names; }
 const std::vector<double>& LoadedModel::parameter_defaults() const { return impl->parameter_defaults; }
+const std::vector<std::string>& LoadedModel::parameter_units() const { return impl->parameter_units; }
 const std::vector<std::string>& LoadedModel::signal_names() const { return impl->signal_names; }
+const std::vector<std::string>& LoadedModel::kpi_names() const { return impl->kpi_names; }
+const std::vector<std::string>& LoadedModel::kpi_units() const { return impl->kpi_units; }
 const std::vector<std::string>& LoadedModel::input_names() const { return impl->input_names; }
 const std::vector<double>& LoadedModel::input_defaults() const { return impl->input_defaults; }
 const std::vector<double>& LoadedModel::input_lower() const { return impl->input_lower; }

@@ -19,7 +19,9 @@ struct ModelImpl {
 
   std::vector<std::string> parameter_names;   // Model::parameters order
   std::vector<double> parameter_defaults;
+  std::vector<std::string> parameter_units;
   std::vector<std::string> signal_names;      // Model::outputs order
+  std::vector<std::string> kpi_names, kpi_units;  // Model::kpis order
   // The model's `inputs` section, in file order (INPUTS: filled from Model's inputs by build_model_impl).
   std::vector<std::string> input_names;
   std::vector<double> input_defaults;

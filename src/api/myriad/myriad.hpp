@@ -60,7 +60,10 @@ class LoadedModel {
   const std::string& source() const;                    // the file name, or the name given to load_model_string
   const std::vector<std::string>& parameter_names() const;  // Model::parameters order
   const std::vector<double>& parameter_defaults() const;
+  const std::vector<std::string>& parameter_units() const;  // "" where the file gives none
   const std::vector<std::string>& signal_names() const;     // the model's outputs, in order
+  const std::vector<std::string>& kpi_names() const;        // the model's named KPIs, in order
+  const std::vector<std::string>& kpi_units() const;
   const std::vector<std::string>& input_names() const;      // the model's `inputs`, in order
   const std::vector<double>& input_defaults() const;
   const std::vector<double>& input_lower() const;           // -inf where unbounded

@@ -1,0 +1,131 @@
+// `myriad study STUDY.json`: a study file run into one HDF5 results file (docs/study-format.md), with a progress
+// line on stderr (or JSON lines for machines), SIGINT / SIGTERM ending the run after the current chunk with the
+// file valid and marked incomplete, and --resume continuing it. --design-only writes the sampled table and stops.
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <csignal>
+#include <cstdio>
+#include <iostream>
+#include <sstream>
+
+#include "commands.hpp"
+#include "io/atomic_file.hpp"
+#include "io/temporary_files.hpp"
+#include "signal_cleanup.hpp"
+#include "study/design.hpp"
+#include "study/run_study.hpp"
+#include "study/study_reader.hpp"
+
+namespace myriad::cli {
+namespace {
+
+std::atomic<bool> g_stop{false};
+
+// The first SIGINT or SIGTERM asks the run to stop after its chunk; a second one ends the process at once (the
+// default action), as a user pressing Ctrl-C twice expects. Only an atomic store: async-signal-safe.
+extern "C" void request_stop(int signal_number) {
+  if (g_stop.exchange(true)) {
+    myriad::remove_registered_temporary_files();
+    std::signal(signal_number, SIG_DFL);
+    std::raise(signal_number);
+  }
+}
+
+std::string duration_text(double seconds) {
+  if (!std::isfinite(seconds)) return "?";
+  const long long s = std::llround(seconds);
+  std::ostringstream out;
+  if (s >= 3600) out << s / 3600 << "h" << (s % 3600) / 60 << "m";
+  else if (s >= 60) out << s / 60 << "m" << s % 60 << "s";
+  else out << s << "s";
+  return out.str();
+}
+
+// One progress report a second (and each chunk's end when JSON is asked for), from the calling thread.
+class StudyProgressPrinter {
+ public:
+  StudyProgressPrinter(bool json, bool quiet) : json_(json), quiet_(quiet) {}
+  void operator()(const study::StudyProgress& p) {
+    const auto now = std::chrono::steady_clock::now();
+    const bool chunk_end = p.chunks_done != last_chunks_;
+    last_chunks_ = p.chunks_done;
+    if (quiet_ || (now < next_ && !(json_ && chunk_end))) return;
+    next_ = now + std::chrono::seconds(1);
+    const double run = static_cast<double>(p.done - p.done_at_start);
+    const double rate = p.seconds > 0 ? run / p.seconds : 0.0;
+    const double eta = rate > 0 ? static_cast<double>(p.total - p.done) / rate : NAN;
+    if (json_) {
+      std::cerr << "{\"done\":" << p.done << ",\"total\":" << p.total << ",\"chunks_done\":" << p.chunks_done
+                << ",\"chunks\":" << p.chunks << ",\"rate\":" << rate << ",\"eta_s\":"
+                << (std::isfinite(eta) ? std::to_string(eta) : "null") << ",\"seconds\":" << p.seconds << "}\n";
+    } else {
+      std::cerr << "myriad: study: " << p.done << " of " << p.total << " instances ("
+                << (p.total > 0 ? 100 * p.done / p.total : 100) << "%), chunk " << p.chunks_done << " of "
+                << p.chunks << ", " << std::llround(rate) << " instances/s, about " << duration_text(eta)
+                << " left\n";
+    }
+  }
+
+ private:
+  bool json_, quiet_;
+  long long last_chunks_ = -1;
+  std::chrono::steady_clock::time_point next_{};
+};
+
+void write_design_csv(const study::Design& design, const std::string& path) {
+  write_file_atomically(path, [&](std::ostream& out) {
+    for (std::size_t c = 0; c < design.names.size(); ++c) out << (c ? "," : "") << design.names[c];
+    out << '\n';
+    char text[32];
+    const std::size_t p = design.names.size();
+    for (long long i = 0; i < design.rows; ++i) {
+      for (std::size_t c = 0; c < p; ++c) {
+        std::snprintf(text, sizeof text, "%.17g", design.values[static_cast<std::size_t>(i) * p + c]);
+        out << (c ? "," : "") << text;
+      }
+      out << '\n';
+    }
+  });
+}
+
+}  // namespace
+
+int run_study(const StudyOptions& o) {
+  const study::StudySpec spec = study::read_study_file(o.study);
+  if (!o.design_only.empty()) {
+    const study::Design design = study::make_design(spec);
+    write_design_csv(design, o.design_only);
+    std::cout << "wrote " << o.design_only << ": " << design.rows << " rows x " << design.names.size()
+              << " parameters (" << study::sampler_name(spec.sampler.kind) << ")\n";
+    return 0;
+  }
+  install_signal_handler(request_stop, {SIGINT, SIGTERM});
+  study::StudyRunOptions options;
+  options.out = o.out;
+  options.resume = o.resume;
+  options.stop = &g_stop;
+  StudyProgressPrinter printer(o.progress_json, o.quiet);
+  options.progress = [&printer](const study::StudyProgress& p) { printer(p); };
+  const study::StudyOutcome outcome = study::run_study(spec, options);
+  if (!outcome.complete) {
+    std::cerr << "myriad: study stopped after " << outcome.chunks_resumed + outcome.chunks_run << " of "
+              << outcome.chunks << " chunks: " << outcome.path
+              << " holds them (marked incomplete); myriad study " << o.study << " --resume"
+              << (o.out.empty() ? "" : " --out " + o.out) << " continues\n";
+    return 130;
+  }
+  std::cout << "study: " << spec.file << "  instances: " << outcome.instances << "  chunks: " << outcome.chunks
+            << " (" << outcome.chunks_resumed << " resumed)  wall time: " << outcome.seconds << " s\nstatus:";
+  long long failed = 0;
+  static const char* kNames[] = {"ok", "step_size_too_small", "max_steps", "non_finite", "singular_matrix",
+                                 "projection_failed"};
+  for (std::size_t s = 0; s < outcome.status_counts.size(); ++s) {
+    if (outcome.status_counts[s] > 0) std::cout << "  " << kNames[s] << " " << outcome.status_counts[s];
+    if (s > 0) failed += outcome.status_counts[s];
+  }
+  std::cout << "\nwrote " << outcome.path << "\nwrote " << outcome.kpi_csv << '\n';
+  return failed == 0 ? 0 : 3;
+}
+
+}  // namespace myriad::cli

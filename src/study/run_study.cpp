@@ -1,0 +1,240 @@
+// The study loop. Chunk 0 runs before the results file exists (its output times fix the kept series' length);
+// from then on the file holds every completed chunk, and a stop, a crash between chunks or a signal leaves it
+// valid, incomplete and resumable.
+#include "study/run_study.hpp"
+
+#include <sys/stat.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <sstream>
+#include <stdexcept>
+
+#include "study/chunk_evaluation.hpp"
+#include "study/design.hpp"
+#include "study/provenance.hpp"
+#include "study/results_file.hpp"
+#include "study/sha256.hpp"
+#include "study/study_finish.hpp"
+
+namespace myriad::study {
+namespace {
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+constexpr long long kDefaultChunk = 16384;            // KPI-only chunks: a few MB of results
+constexpr double kChunkSeriesBytes = 64.0 * 1048576;  // a chunk's series as the run holds them
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error(path + ": cannot read the model file");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// Refuses an output path that is a directory or a special file, or whose folder does not exist.
+void check_output_path(const std::string& out) {
+  struct stat st {};
+  if (::lstat(out.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
+    throw std::runtime_error(out + ": the results file would replace something that is not a regular file");
+  const fs::path folder = fs::path(out).parent_path();
+  if (!folder.empty() && !fs::is_directory(folder))
+    throw std::runtime_error(out + ": the folder " + folder.string() + " does not exist");
+}
+
+long long chunk_rows_for(const StudySpec& spec, const ChunkPlan& plan) {
+  if (spec.chunk > 0) return spec.chunk;
+  if (!plan.model || plan.series_columns.empty()) return kDefaultChunk;
+  const api::SimulationDefaults d = plan.model->defaults();
+  const double times = spec.run.t_end.value_or(d.t_end) / spec.run.dt_out.value_or(d.dt_out) + 2.0;
+  const double bytes = times * static_cast<double>(plan.model->signal_names().size()) * 8.0;
+  return std::max<long long>(1, std::min<long long>(kDefaultChunk, static_cast<long long>(kChunkSeriesBytes / bytes)));
+}
+
+ResultsLayout layout_for(const StudySpec& spec, const ChunkPlan& plan, const Design& design, long long chunk,
+                         std::vector<double> series_times) {
+  ResultsLayout l;
+  l.instances = design.rows;
+  l.chunk = chunk;
+  l.parameter_names = design.names;
+  for (std::size_t c = 0; c < design.names.size(); ++c) {
+    std::string unit = design.units[c];
+    if (unit.empty() && plan.model) {
+      const std::vector<std::string>& names = plan.model->parameter_names();
+      for (std::size_t j = 0; j < names.size(); ++j)
+        if (names[j] == design.names[c]) unit = plan.model->parameter_units()[j];
+    }
+    l.parameter_units.push_back(unit);
+  }
+  for (int column : plan.kpi_columns) {
+    l.kpi_names.push_back(plan.model ? plan.model->kpi_names()[static_cast<std::size_t>(column)] : "y");
+    l.kpi_units.push_back(plan.model ? plan.model->kpi_units()[static_cast<std::size_t>(column)] : "-");
+  }
+  l.series_signals = spec.series.signals;
+  l.series_times = std::move(series_times);
+  return l;
+}
+
+void record_run(ResultsFile& file, const StudySpec& spec, const ChunkPlan& plan, const ChunkRows& c) {
+  file.set_text("backend", c.backend);
+  file.set_text("integrator", c.integrator);
+  file.set_integer("threads", c.threads);
+  if (!plan.model) return;
+  const api::SimulationDefaults d = plan.model->defaults();
+  file.set_number("t_end", spec.run.t_end.value_or(d.t_end));
+  file.set_number("dt_out", spec.run.dt_out.value_or(d.dt_out));
+  file.set_number("rtol", spec.run.rtol.value_or(d.rtol));
+  file.set_number("atol", spec.run.atol.value_or(d.atol));
+  file.set_number("h", spec.run.h.value_or(d.h));
+}
+
+}  // namespace
+
+std::string partial_path(const std::string& out) { return out + ".part"; }
+
+std::string kpi_csv_path(const std::string& out) {
+  const fs::path p(out);
+  return (p.parent_path() / (p.stem().string() + "_kpis.csv")).string();
+}
+
+StudyOutcome run_study(const StudySpec& spec, const StudyRunOptions& options) {
+  const auto start = Clock::now();
+  const std::string out = options.out.empty() ? spec.output : options.out;
+  if (out.empty())
+    throw std::runtime_error(spec.file + ": no results file: give \"output\" in the study file or --out");
+  const std::string part = partial_path(out);
+  check_output_path(out);
+  check_output_path(part);
+  const bool unfinished = fs::exists(part);
+  if (options.resume && !unfinished)
+    throw std::runtime_error(part + ": nothing to resume (no unfinished run of this study" +
+                             (fs::exists(out) ? std::string("; ") + out + " is a finished one)" : std::string(")")));
+  if (!options.resume && unfinished)
+    throw std::runtime_error(part + ": an unfinished run of a study is here: --resume continues it; remove the file "
+                             "to start over");
+  const std::string model_text = spec.model == kIshigamiModel ? std::string(kIshigamiModel) : read_text(spec.model);
+
+  StudyOutcome outcome;
+  std::optional<ResultsFile> file;
+  std::optional<Design> design;  // a fresh run's design, until its rows are in the file
+  ChunkPlan plan;
+  if (options.resume) {
+    file = ResultsFile::open(part, true);
+    if (file->text("study_sha256") != sha256_hex(spec.text))
+      throw std::runtime_error(part + ": the study file changed since this run began (its SHA-256 differs): resuming "
+                               "would mix two studies; remove the file to start over");
+    if (file->text("model_sha256") != sha256_hex(model_text))
+      throw std::runtime_error(part + ": the model file " + spec.model + " changed since this run began (its SHA-256 "
+                               "differs); remove the file to start over");
+    plan = plan_chunks(spec, file->layout().parameter_names);
+  } else {
+    design = make_design(spec);
+    plan = plan_chunks(spec, design->names);
+  }
+  plan.spec = &spec;
+
+  long long total = design ? design->rows : file->layout().instances;
+  const long long chunk = file ? file->layout().chunk : chunk_rows_for(spec, plan);
+  const long long chunks = (total + chunk - 1) / chunk;
+  std::vector<std::uint8_t> done = file ? file->chunks_done() : std::vector<std::uint8_t>(static_cast<std::size_t>(chunks), 0);
+  long long rows_done = 0;
+  for (long long k = 0; k < chunks; ++k)
+    if (done[static_cast<std::size_t>(k)]) rows_done += std::min(chunk, total - k * chunk);
+  outcome.instances = total;
+  outcome.chunks = chunks;
+  StudyProgress progress;
+  progress.total = total;
+  progress.chunks = chunks;
+  progress.done_at_start = rows_done;
+  for (std::uint8_t d : done) progress.chunks_done += d;
+  outcome.chunks_resumed = progress.chunks_done;
+  const auto report = [&](long long in_chunk) {
+    if (!options.progress) return;
+    progress.done = rows_done + in_chunk;
+    progress.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    options.progress(progress);
+  };
+
+  std::vector<double> values;
+  bool stopped = false;
+  for (long long k = 0; k < chunks; ++k) {
+    if (done[static_cast<std::size_t>(k)]) continue;
+    if (file && options.stop != nullptr && options.stop->load()) {
+      stopped = true;
+      break;
+    }
+    const long long row0 = k * chunk, rows = std::min(chunk, total - row0);
+    const std::size_t p = plan.parameter_names.size();
+    values.resize(static_cast<std::size_t>(rows) * p);
+    if (design)
+      std::copy(design->values.begin() + static_cast<std::ptrdiff_t>(row0 * static_cast<long long>(p)),
+                design->values.begin() + static_cast<std::ptrdiff_t>((row0 + rows) * static_cast<long long>(p)),
+                values.begin());
+    else
+      file->read_parameters(row0, rows, values.data());
+    std::vector<double> times;
+    const ChunkRows c = evaluate_chunk(plan, row0, rows, values, report, file ? nullptr : &times);
+    if (!file) {  // the first chunk: now the series' times are known, the file can be made
+      const Provenance provenance = study_provenance(spec, model_text);
+      try {
+        file = ResultsFile::create(part, layout_for(spec, plan, *design, chunk, std::move(times)), provenance.text,
+                                   provenance.numbers);
+        for (long long r0 = 0; r0 < total; r0 += chunk) {
+          const long long n = std::min(chunk, total - r0);
+          file->write_parameters(r0, n, design->values.data() + r0 * static_cast<long long>(p));
+        }
+      } catch (...) {  // a file without its design is no run to resume
+        file.reset();
+        std::error_code ignored;
+        fs::remove(part, ignored);
+        throw;
+      }
+      design.reset();  // from here the rows come from the file
+    }
+    if (outcome.chunks_run == 0) record_run(*file, spec, plan, c);
+    file->write_chunk(k, c);
+    for (std::int32_t s : c.status)
+      if (s >= 0 && s < 6) ++outcome.status_counts[static_cast<std::size_t>(s)];
+    ++outcome.chunks_run;
+    rows_done += rows;
+    ++progress.chunks_done;
+    report(0);
+  }
+  outcome.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  if (stopped) {
+    file->set_text("stopped_time", utc_now());
+    file->close();
+    outcome.path = part;
+    return outcome;
+  }
+  write_series_statistics(*file);
+  write_sobol_indices(*file, spec);
+  outcome.kpi_csv = kpi_csv_path(out);
+  write_kpi_csv(*file, outcome.kpi_csv);
+  outcome.status_counts = {};
+  {
+    const ResultsLayout& l = file->layout();
+    std::vector<std::int32_t> status;
+    for (long long r0 = 0; r0 < l.instances; r0 += chunk) {
+      const long long n = std::min(chunk, l.instances - r0);
+      status.resize(static_cast<std::size_t>(n));
+      file->read_status_rows(r0, n, status.data());
+      for (std::int32_t s : status)
+        if (s >= 0 && s < 6) ++outcome.status_counts[static_cast<std::size_t>(s)];
+    }
+  }
+  file->set_text("end_time", utc_now());
+  file->set_integer("complete", 1);
+  file->close();
+  fs::rename(part, out);
+  outcome.path = out;
+  outcome.complete = true;
+  outcome.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  return outcome;
+}
+
+}  // namespace myriad::study

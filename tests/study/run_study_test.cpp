@@ -1,0 +1,156 @@
+// Running studies: the Ishigami function's Sobol indices through the whole path (design, chunks, file, finish)
+// against their closed form; a run stopped after some chunks and resumed equals an uninterrupted one bit for bit,
+// with no complete-looking file while it is unfinished; what --resume refuses.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+#include "study/results_file.hpp"
+#include "study/run_study.hpp"
+#include "study/study_error.hpp"
+#include "study/study_reader.hpp"
+#include "support/cli_run.hpp"
+
+namespace myriad::study {
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::string kIshigamiParameters = R"(
+  {"name": "x1", "distribution": "uniform", "lower": -3.141592653589793, "upper": 3.141592653589793},
+  {"name": "x2", "distribution": "uniform", "lower": -3.141592653589793, "upper": 3.141592653589793},
+  {"name": "x3", "distribution": "uniform", "lower": -3.141592653589793, "upper": 3.141592653589793})";
+
+std::vector<double> read_dataset(const std::string& path, const std::string& name) {
+  h5::Handle file = h5::checked(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose, path, "open");
+  const h5::Handle d = h5::open_dataset(file.get(), name, path);
+  const std::vector<hsize_t> dims = h5::dataset_dims(d.get(), path);
+  std::size_t count = 1;
+  for (hsize_t x : dims) count *= x;
+  std::vector<double> values(count);
+  if (count > 0) h5::read_rows(d.get(), H5T_NATIVE_DOUBLE, 0, dims[0], values.data(), path);
+  return values;
+}
+
+bool same_bits(const std::vector<double>& a, const std::vector<double>& b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0;
+}
+
+TEST(Study, IshigamiSobolIndicesAreWithinTwoHundredthsOfTheClosedFormAt2To14BaseRows) {
+  const fs::path dir = test::fresh_directory("study_ishigami");
+  const StudySpec spec = read_study_text(R"({"model": "builtin:ishigami", "parameters": [)" + kIshigamiParameters +
+                                             R"(], "sampler": {"type": "saltelli", "samples": 16384, "seed": 5},
+                                             "sobol": {"bootstrap": 100}, "output": "ishigami.h5"})",
+                                         "ishigami.json", dir.string());
+  const StudyOutcome outcome = run_study(spec, {});
+  ASSERT_TRUE(outcome.complete);
+  EXPECT_EQ(outcome.instances, 16384 * 8);
+  // Closed form (Ishigami & Homma 1990; a = 7, b = 0.1): V = a^2/8 + b pi^4/5 + b^2 pi^8/18 + 1/2.
+  const double pi = 3.14159265358979323846, a = 7.0, b = 0.1;
+  const double v1 = 0.5 * std::pow(1 + b * std::pow(pi, 4) / 5, 2), v2 = a * a / 8;
+  const double v13 = b * b * std::pow(pi, 8) * (1.0 / 18 - 1.0 / 50);
+  const double v = v1 + v2 + v13;
+  const std::vector<double> s1 = read_dataset(outcome.path, "sobol/y/S1"), st = read_dataset(outcome.path, "sobol/y/ST");
+  const double expected_s1[] = {v1 / v, v2 / v, 0.0}, expected_st[] = {(v1 + v13) / v, v2 / v, v13 / v};
+  for (int j = 0; j < 3; ++j) {
+    EXPECT_NEAR(s1[j], expected_s1[j], 0.02) << "S1 of x" << j + 1;
+    EXPECT_NEAR(st[j], expected_st[j], 0.02) << "ST of x" << j + 1;
+  }
+  const std::vector<double> s1_conf = read_dataset(outcome.path, "sobol/y/S1_conf");
+  for (double c : s1_conf) EXPECT_TRUE(c > 0.0 && c < 0.05) << c;
+  fs::remove_all(dir);
+}
+
+// A quarter-car study with kept series, in chunks of 8: stopped after two chunks, then resumed.
+std::string quarter_car_study(const std::string& output) {
+  return R"({"model": ")" + std::string(MYRIAD_SOURCE_DIR) + R"(/models/quarter_car_road.json",
+    "parameters": [{"name": "k_s", "distribution": "uniform", "lower": 1e4, "upper": 4e4},
+                   {"name": "c_s", "distribution": "normal", "nominal": 1500, "tolerance": 300}],
+    "sampler": {"type": "latin_hypercube", "samples": 40, "seed": 3},
+    "simulation": {"t_end": 1.2, "rtol": 1e-5},
+    "series": {"signals": ["a_b", "travel"], "dt": 0.01},
+    "kpis": ["comfort_wk_rms", "travel_rms"], "chunk": 8, "output": ")" + output + R"("})";
+}
+
+TEST(Study, StoppedAfterTwoChunksAndResumedEqualsAnUninterruptedRunBitForBit) {
+  const fs::path dir = test::fresh_directory("study_resume");
+  const StudySpec whole = read_study_text(quarter_car_study("whole.h5"), "s.json", dir.string());
+  const StudyOutcome reference = run_study(whole, {});
+  ASSERT_TRUE(reference.complete);
+
+  const StudySpec split = read_study_text(quarter_car_study("split.h5"), "s.json", dir.string());
+  std::atomic<bool> stop{false};
+  StudyRunOptions options;
+  options.stop = &stop;
+  bool complete_file_seen = false;
+  options.progress = [&](const StudyProgress& p) {
+    if (p.chunks_done >= 2) stop = true;
+    complete_file_seen = complete_file_seen || fs::exists(dir / "split.h5");
+  };
+  const StudyOutcome first = run_study(split, options);
+  EXPECT_FALSE(first.complete);
+  EXPECT_EQ(first.chunks_run, 2);
+  EXPECT_EQ(first.path, (dir / "split.h5.part").string());
+  EXPECT_FALSE(fs::exists(dir / "split.h5"));
+  EXPECT_FALSE(complete_file_seen);
+  {
+    const ResultsFile part = ResultsFile::open(first.path, false);
+    const std::vector<std::uint8_t> done = part.chunks_done();
+    EXPECT_EQ(std::vector<std::uint8_t>(done.begin(), done.end()), (std::vector<std::uint8_t>{1, 1, 0, 0, 0}));
+  }
+  // Starting again without --resume is refused: the unfinished run is not thrown away silently.
+  EXPECT_THROW(run_study(split, {}), std::runtime_error);
+
+  StudyRunOptions resume;
+  resume.resume = true;
+  const StudyOutcome second = run_study(split, resume);
+  ASSERT_TRUE(second.complete);
+  EXPECT_EQ(second.chunks_resumed, 2);
+  EXPECT_EQ(second.chunks_run, 3);
+  EXPECT_FALSE(fs::exists(dir / "split.h5.part"));
+  for (const char* name : {"parameters", "kpis", "instances/failure_time", "series/a_b", "series/travel",
+                           "series/time", "statistics/a_b/mean", "statistics/a_b/sd", "statistics/travel/max"}) {
+    const std::vector<double> a = read_dataset(reference.path, name), b = read_dataset(second.path, name);
+    EXPECT_FALSE(a.empty()) << name;
+    EXPECT_TRUE(same_bits(a, b)) << name;
+  }
+  // Series decimated to 100 Hz from the run's 1 kHz, and the statistics agree with the kept rows.
+  const std::vector<double> time = read_dataset(second.path, "series/time");
+  ASSERT_EQ(time.size(), 121u);
+  EXPECT_NEAR(time[1], 0.01, 1e-12);
+  const std::vector<double> travel = read_dataset(second.path, "series/travel");
+  const std::vector<double> mean = read_dataset(second.path, "statistics/travel/mean");
+  double sum = 0.0;
+  for (int i = 0; i < 40; ++i) sum += travel[static_cast<std::size_t>(i) * 121 + 60];
+  EXPECT_NEAR(mean[60], sum / 40, 1e-15);
+  EXPECT_EQ(test::read_text_file(dir / "whole_kpis.csv"), test::read_text_file(dir / "split_kpis.csv"));
+  fs::remove_all(dir);
+}
+
+TEST(Study, ResumeRefusesAChangedStudyAndARunThatIsNotThere) {
+  const fs::path dir = test::fresh_directory("study_refusals");
+  StudyRunOptions resume;
+  resume.resume = true;
+  const StudySpec spec = read_study_text(quarter_car_study("r.h5"), "s.json", dir.string());
+  EXPECT_THROW(run_study(spec, resume), std::runtime_error);  // nothing to resume
+  std::atomic<bool> stop{true};
+  StudyRunOptions first;
+  first.stop = &stop;
+  ASSERT_FALSE(run_study(spec, first).complete);  // one chunk (the file's first), then stopped
+  std::string changed = quarter_car_study("r.h5");
+  changed.replace(changed.find("\"seed\": 3"), 9, "\"seed\": 4");
+  try {
+    run_study(read_study_text(changed, "s.json", dir.string()), resume);
+    ADD_FAILURE() << "a changed study was resumed";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("the study file changed"), std::string::npos) << e.what();
+  }
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace myriad::study
