@@ -6,6 +6,7 @@
 #include <cmath>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <sstream>
 
@@ -16,6 +17,7 @@
 #include "study/design.hpp"
 #include "study/run_study.hpp"
 #include "study/study_reader.hpp"
+#include "study/study_ranks.hpp"
 
 namespace myriad::cli {
 namespace {
@@ -101,22 +103,48 @@ int run_study(const StudyOptions& o) {
     return 0;
   }
   install_signal_handler(request_stop, {SIGINT, SIGTERM});
+  // Under mpirun every rank runs this; rank 0 writes the file and speaks for the job.
+  const study::StudyRanks ranks = study::begin_ranks();
+  struct EndRanks {
+    ~EndRanks() { study::end_ranks(); }
+  } end_ranks;
   study::StudyRunOptions options;
   options.out = o.out;
   options.resume = o.resume;
   options.stop = &g_stop;
-  StudyProgressPrinter printer(o.progress_json, o.quiet);
+  options.ranks = &ranks;
+  if (const char* fail = std::getenv("MYRIAD_STUDY_FAIL_RANK")) options.fail_rank = std::atoi(fail);
+  StudyProgressPrinter printer(o.progress_json, o.quiet || ranks.rank != 0);
   options.progress = [&printer](const study::StudyProgress& p) { printer(p); };
-  const study::StudyOutcome outcome = study::run_study(spec, options);
+  study::StudyOutcome outcome;
+  try {
+    outcome = study::run_study(spec, options);
+  } catch (const std::exception& e) {
+    if (ranks.rank != 0) return 2;  // rank 0 says why, once
+    throw;
+  }
+  if (ranks.rank != 0) return outcome.failure.empty() ? 0 : 4;
+  const std::string resume = "myriad study " + o.study + " --resume" + (o.out.empty() ? "" : " --out " + o.out);
+  if (!outcome.failure.empty()) {
+    std::cerr << "myriad: study incomplete: " << outcome.failure << "; " << outcome.path
+              << " holds every chunk the other ranks finished (marked incomplete); " << resume
+              << " runs the rest\n";
+    return 4;
+  }
   if (!outcome.complete) {
     std::cerr << "myriad: study stopped after " << outcome.chunks_resumed + outcome.chunks_run << " of "
-              << outcome.chunks << " chunks: " << outcome.path
-              << " holds them (marked incomplete); myriad study " << o.study << " --resume"
-              << (o.out.empty() ? "" : " --out " + o.out) << " continues\n";
+              << outcome.chunks << " chunks: " << outcome.path << " holds them (marked incomplete); " << resume
+              << " continues\n";
     return 130;
   }
   std::cout << "study: " << spec.file << "  instances: " << outcome.instances << "  chunks: " << outcome.chunks
-            << " (" << outcome.chunks_resumed << " resumed)  wall time: " << outcome.seconds << " s\nstatus:";
+            << " (" << outcome.chunks_resumed << " resumed)  wall time: " << outcome.seconds << " s\n";
+  if (ranks.size > 1) {
+    std::cout << "ranks: " << ranks.size << "  instances per rank:";
+    for (long long n : outcome.rank_instances) std::cout << ' ' << n;
+    std::cout << '\n';
+  }
+  std::cout << "status:";
   long long failed = 0;
   static const char* kNames[] = {"ok", "step_size_too_small", "max_steps", "non_finite", "singular_matrix",
                                  "projection_failed"};

@@ -20,8 +20,8 @@ install_missing() {
 install_missing cmake g++ make libeigen3-dev nlohmann-json3-dev libgtest-dev libcli11-dev
 # The Python package (python/): pybind11 and the interpreter's development files; venv for scripts/python-env.sh.
 install_missing pybind11-dev python3-dev python3-venv
-# Studies (src/study): results in HDF5 files.
-install_missing libhdf5-dev
+# Studies (src/study): results in HDF5 files; MPI across processes and nodes (mpirun -np K myriad study).
+install_missing libhdf5-dev libopenmpi-dev openmpi-bin
 if [ "${1:-}" = --clang ]; then
   install_missing clang llvm
   install_missing "libclang-rt-$(clang++ --version | sed -n 's/.*clang version \([0-9]*\).*/\1/p' | head -n 1)-dev"

@@ -40,6 +40,7 @@ api::SimulateRequest request_for(const ChunkPlan& plan, long long rows, const do
   request.parameters->source = plan.spec->file + " (design rows)";
   request.overrides = plan.spec->fixed;
   request.options = plan.spec->run;
+  if (request.options.threads == 0) request.options.threads = plan.threads;
   request.keep_series = keep_series;
   return request;
 }
@@ -94,7 +95,7 @@ ChunkPlan plan_chunks(const StudySpec& spec, std::vector<std::string> design_nam
 }
 
 ChunkRows evaluate_chunk(const ChunkPlan& plan, long long row0, long long rows, const std::vector<double>& values,
-                         const std::function<void(long long)>& progress, std::vector<double>* times) {
+                         const std::function<void(long long)>& progress) {
   if (!plan.model) {
     if (progress) progress(rows);
     return ishigami_chunk(plan, row0, rows, values);
@@ -129,10 +130,7 @@ ChunkRows evaluate_chunk(const ChunkPlan& plan, long long row0, long long rows, 
   if (keep_series) {
     std::vector<int> kept_times;
     for (int k = 0; k < r.n_times; k += plan.series_every) kept_times.push_back(k);
-    if (times != nullptr) {
-      times->clear();
-      for (int k : kept_times) times->push_back(r.times[static_cast<std::size_t>(k)]);
-    }
+    for (int k : kept_times) c.series_times.push_back(r.times[static_cast<std::size_t>(k)]);
     const std::vector<double>& v = *r.values;
     for (int column : plan.series_columns) {
       std::vector<double> series;

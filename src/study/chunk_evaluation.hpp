@@ -4,6 +4,7 @@
 // decimated to their spacing.
 #include <atomic>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,16 +22,17 @@ struct ChunkPlan {
   std::vector<int> kpi_columns;           // the model's KPI index of each kept KPI
   std::vector<int> series_columns;        // the model's output index of each kept series
   int series_every = 1;                   // kept series: every n-th output time of the run
+  int threads = 0;                        // when the study leaves threads to Myriad (0): this many (0: all cores)
 };
 
 // The names a study can use of its model: for builtin:ishigami x1, x2, x3 and the KPI y.
 struct ModelNames;
 ChunkPlan plan_chunks(const StudySpec& spec, std::vector<std::string> design_names);
 
-// Runs rows [row0, row0 + rows) of the design (values: rows x P) and returns what is written. progress(done) is
-// called with the chunk's instances done. `times` receives the kept series' output times (T). Throws what
-// api::simulate throws (SettingError for a bad simulation setting, Cancelled never: the chunk always finishes).
+// Runs rows [row0, row0 + rows) of the design (values: rows x P) and returns what is written (with the kept
+// series' output times). progress(done) is called with the chunk's instances done. Throws what api::simulate
+// throws (SettingError for a bad simulation setting; never Cancelled: a chunk always finishes).
 ChunkRows evaluate_chunk(const ChunkPlan& plan, long long row0, long long rows, const std::vector<double>& values,
-                         const std::function<void(long long)>& progress, std::vector<double>* times);
+                         const std::function<void(long long)>& progress);
 
 }  // namespace myriad::study

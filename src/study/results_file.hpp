@@ -33,6 +33,7 @@ struct ChunkRows {
   std::vector<long long> steps, rejected, function_evaluations, jacobian_evaluations, lu_factorizations;  // rows
   std::vector<double> kpis;                   // rows x K
   std::vector<std::vector<double>> series;    // per kept signal: rows x T
+  std::vector<double> series_times;           // T: their output times
   std::string backend, integrator;            // what ran them (not written as rows: the provenance)
   int threads = 1;
 };

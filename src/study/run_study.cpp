@@ -6,13 +6,16 @@
 #include <sys/stat.h>
 
 #include <chrono>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <optional>
 #include <sstream>
 #include <stdexcept>
+#include <thread>
 
 #include "study/chunk_evaluation.hpp"
+#include "study/chunk_message.hpp"
 #include "study/design.hpp"
 #include "study/provenance.hpp"
 #include "study/results_file.hpp"
@@ -101,11 +104,40 @@ std::string kpi_csv_path(const std::string& out) {
   return (p.parent_path() / (p.stem().string() + "_kpis.csv")).string();
 }
 
-StudyOutcome run_study(const StudySpec& spec, const StudyRunOptions& options) {
-  const auto start = Clock::now();
-  const std::string out = options.out.empty() ? spec.output : options.out;
-  if (out.empty())
-    throw std::runtime_error(spec.file + ": no results file: give \"output\" in the study file or --out");
+namespace {
+
+// What rank 0 found before anything runs, for every rank: go or the reason not to, the chunk size, the chunks
+// already done (a resumed run).
+struct Start {
+  std::string error;
+  long long chunk = 0;
+  std::vector<std::uint8_t> done;
+};
+
+std::vector<unsigned char> pack_start(const Start& s) {
+  const long long header[2] = {s.chunk, static_cast<long long>(s.error.size())};
+  const auto* head = reinterpret_cast<const unsigned char*>(header);
+  std::vector<unsigned char> bytes(head, head + sizeof header);
+  bytes.reserve(bytes.size() + s.error.size() + s.done.size());
+  for (char c : s.error) bytes.push_back(static_cast<unsigned char>(c));
+  for (std::uint8_t d : s.done) bytes.push_back(d);
+  return bytes;
+}
+
+Start unpack_start(const std::vector<unsigned char>& bytes) {
+  Start s;
+  long long header[2];
+  std::memcpy(header, bytes.data(), sizeof header);
+  s.chunk = header[0];
+  const std::size_t at = sizeof header, length = static_cast<std::size_t>(header[1]);
+  s.error.assign(bytes.begin() + static_cast<std::ptrdiff_t>(at), bytes.begin() + static_cast<std::ptrdiff_t>(at + length));
+  s.done.assign(bytes.begin() + static_cast<std::ptrdiff_t>(at + length), bytes.end());
+  return s;
+}
+
+// Rank 0's checks before a run: the output paths, an unfinished run and --resume, a changed study or model.
+std::optional<ResultsFile> open_or_check(const StudySpec& spec, const StudyRunOptions& options, const std::string& out,
+                                         const std::string& model_text) {
   const std::string part = partial_path(out);
   check_output_path(out);
   check_output_path(part);
@@ -116,36 +148,90 @@ StudyOutcome run_study(const StudySpec& spec, const StudyRunOptions& options) {
   if (!options.resume && unfinished)
     throw std::runtime_error(part + ": an unfinished run of a study is here: --resume continues it; remove the file "
                              "to start over");
+  if (!options.resume) return std::nullopt;
+  ResultsFile file = ResultsFile::open(part, true);
+  if (file.text("study_sha256") != sha256_hex(spec.text))
+    throw std::runtime_error(part + ": the study file changed since this run began (its SHA-256 differs): resuming "
+                             "would mix two studies; remove the file to start over");
+  if (file.text("model_sha256") != sha256_hex(model_text))
+    throw std::runtime_error(part + ": the model file " + spec.model + " changed since this run began (its SHA-256 "
+                             "differs); remove the file to start over");
+  return file;
+}
+
+// A resumed distributed run draws the design again on every rank: it must be the file's, bit for bit (a table
+// file that changed would otherwise mix two designs).
+void check_design_matches(const ResultsFile& file, const Design& design) {
+  const std::size_t p = design.names.size();
+  std::vector<double> rows;
+  for (long long r0 = 0; r0 < design.rows; r0 += 4096) {
+    const long long n = std::min<long long>(4096, design.rows - r0);
+    rows.resize(static_cast<std::size_t>(n) * p);
+    file.read_parameters(r0, n, rows.data());
+    if (std::memcmp(rows.data(), design.values.data() + r0 * static_cast<long long>(p), rows.size() * sizeof(double)))
+      throw std::runtime_error(file.path() + ": the design drawn again differs from the file's (a table or the "
+                               "sampler changed since this run began); remove the file to start over");
+  }
+}
+
+}  // namespace
+
+StudyOutcome run_study(const StudySpec& spec, const StudyRunOptions& options) {
+  const auto start = Clock::now();
+  const StudyRanks single;
+  const StudyRanks& ranks = options.ranks != nullptr ? *options.ranks : single;
+  const bool root = ranks.rank == 0, distributed = ranks.size > 1;
+  const std::string out = options.out.empty() ? spec.output : options.out;
+  if (out.empty())
+    throw std::runtime_error(spec.file + ": no results file: give \"output\" in the study file or --out");
+  const std::string part = partial_path(out);
   const std::string model_text = spec.model == kIshigamiModel ? std::string(kIshigamiModel) : read_text(spec.model);
 
   StudyOutcome outcome;
   std::optional<ResultsFile> file;
-  std::optional<Design> design;  // a fresh run's design, until its rows are in the file
+  std::optional<Design> design;  // a fresh run's design until its rows are in the file; every rank's when distributed
   ChunkPlan plan;
-  if (options.resume) {
-    file = ResultsFile::open(part, true);
-    if (file->text("study_sha256") != sha256_hex(spec.text))
-      throw std::runtime_error(part + ": the study file changed since this run began (its SHA-256 differs): resuming "
-                               "would mix two studies; remove the file to start over");
-    if (file->text("model_sha256") != sha256_hex(model_text))
-      throw std::runtime_error(part + ": the model file " + spec.model + " changed since this run began (its SHA-256 "
-                               "differs); remove the file to start over");
-    plan = plan_chunks(spec, file->layout().parameter_names);
-  } else {
-    design = make_design(spec);
-    plan = plan_chunks(spec, design->names);
+  Start begin;
+  if (root) {
+    try {
+      file = open_or_check(spec, options, out, model_text);
+    } catch (const std::exception& e) {
+      begin.error = e.what();
+    }
   }
+  if (distributed) {  // every rank learns rank 0's verdict before any of them runs
+    std::vector<unsigned char> bytes = root ? pack_start(begin) : std::vector<unsigned char>();
+    ranks.broadcast(bytes);
+    if (!root) begin = unpack_start(bytes);
+  }
+  if (!begin.error.empty()) throw std::runtime_error(begin.error);
+  if (!file || distributed) design = make_design(spec);
+  plan = plan_chunks(spec, design ? design->names : file->layout().parameter_names);
   plan.spec = &spec;
-
-  long long total = design ? design->rows : file->layout().instances;
-  const long long chunk = file ? file->layout().chunk : chunk_rows_for(spec, plan);
+  // Ranks on one node share its cores: each takes its share unless the study says how many threads.
+  if (distributed && ranks.local_size > 1)
+    plan.threads = std::max(1, static_cast<int>(std::thread::hardware_concurrency()) / ranks.local_size);
+  if (root) {
+    begin.chunk = file ? file->layout().chunk : chunk_rows_for(spec, plan);
+    const long long total = design ? design->rows : file->layout().instances;
+    begin.done = file ? file->chunks_done() : std::vector<std::uint8_t>(static_cast<std::size_t>((total + begin.chunk - 1) / begin.chunk), 0);
+    if (file && design) check_design_matches(*file, *design);
+  }
+  if (distributed) {
+    std::vector<unsigned char> bytes = root ? pack_start(begin) : std::vector<unsigned char>();
+    ranks.broadcast(bytes);
+    if (!root) begin = unpack_start(bytes);
+  }
+  const long long total = design ? design->rows : file->layout().instances;
+  const long long chunk = begin.chunk;
   const long long chunks = (total + chunk - 1) / chunk;
-  std::vector<std::uint8_t> done = file ? file->chunks_done() : std::vector<std::uint8_t>(static_cast<std::size_t>(chunks), 0);
+  const std::vector<std::uint8_t>& done = begin.done;
   long long rows_done = 0;
   for (long long k = 0; k < chunks; ++k)
     if (done[static_cast<std::size_t>(k)]) rows_done += std::min(chunk, total - k * chunk);
   outcome.instances = total;
   outcome.chunks = chunks;
+  outcome.rank_instances.assign(static_cast<std::size_t>(ranks.size), 0);
   StudyProgress progress;
   progress.total = total;
   progress.chunks = chunks;
@@ -158,30 +244,13 @@ StudyOutcome run_study(const StudySpec& spec, const StudyRunOptions& options) {
     progress.seconds = std::chrono::duration<double>(Clock::now() - start).count();
     options.progress(progress);
   };
-
-  std::vector<double> values;
-  bool stopped = false;
-  for (long long k = 0; k < chunks; ++k) {
-    if (done[static_cast<std::size_t>(k)]) continue;
-    if (file && options.stop != nullptr && options.stop->load()) {
-      stopped = true;
-      break;
-    }
-    const long long row0 = k * chunk, rows = std::min(chunk, total - row0);
-    const std::size_t p = plan.parameter_names.size();
-    values.resize(static_cast<std::size_t>(rows) * p);
-    if (design)
-      std::copy(design->values.begin() + static_cast<std::ptrdiff_t>(row0 * static_cast<long long>(p)),
-                design->values.begin() + static_cast<std::ptrdiff_t>((row0 + rows) * static_cast<long long>(p)),
-                values.begin());
-    else
-      file->read_parameters(row0, rows, values.data());
-    std::vector<double> times;
-    const ChunkRows c = evaluate_chunk(plan, row0, rows, values, report, file ? nullptr : &times);
-    if (!file) {  // the first chunk: now the series' times are known, the file can be made
+  const std::size_t p = plan.parameter_names.size();
+  // Rank 0 keeps a chunk: into the file (made with the first chunk's output times), counted.
+  const auto keep = [&](long long k, const ChunkRows& c, int source) {
+    if (!file) {
       const Provenance provenance = study_provenance(spec, model_text);
       try {
-        file = ResultsFile::create(part, layout_for(spec, plan, *design, chunk, std::move(times)), provenance.text,
+        file = ResultsFile::create(part, layout_for(spec, plan, *design, chunk, c.series_times), provenance.text,
                                    provenance.numbers);
         for (long long r0 = 0; r0 < total; r0 += chunk) {
           const long long n = std::min(chunk, total - r0);
@@ -193,20 +262,94 @@ StudyOutcome run_study(const StudySpec& spec, const StudyRunOptions& options) {
         fs::remove(part, ignored);
         throw;
       }
-      design.reset();  // from here the rows come from the file
+      if (!distributed) design.reset();  // from here the rows come from the file
     }
     if (outcome.chunks_run == 0) record_run(*file, spec, plan, c);
     file->write_chunk(k, c);
     for (std::int32_t s : c.status)
       if (s >= 0 && s < 6) ++outcome.status_counts[static_cast<std::size_t>(s)];
     ++outcome.chunks_run;
-    rows_done += rows;
+    outcome.rank_instances[static_cast<std::size_t>(source)] += c.rows;
+    rows_done += c.rows;
     ++progress.chunks_done;
     report(0);
+  };
+  bool stopped = false;
+  int ends = 0;  // workers that said their last word
+  const auto receive = [&](bool wait) {
+    std::vector<unsigned char> message;
+    int source = 0;
+    while (file && ends < ranks.size - 1 && ranks.receive_at_root(message, source, wait)) {
+      long long k = 0;
+      switch (message_kind(message)) {
+        case MessageKind::chunk: {
+          const ChunkRows c = unpack_chunk(message, k);
+          keep(k, c, source);
+          break;
+        }
+        case MessageKind::end:
+          stopped = unpack_end(message) || stopped;
+          ++ends;
+          break;
+        case MessageKind::failed: {
+          const std::string reason = unpack_failure(message, k);
+          outcome.failure += (outcome.failure.empty() ? "" : "; ") + std::string("rank ") + std::to_string(source) +
+                             " failed at chunk " + std::to_string(k) + ": " + reason;
+          ++ends;
+          break;
+        }
+      }
+    }
+  };
+
+  std::vector<double> values;
+  for (long long k = ranks.rank; k < chunks; k += ranks.size) {
+    if (done[static_cast<std::size_t>(k)]) continue;
+    if ((file || !root) && options.stop != nullptr && options.stop->load()) {
+      stopped = true;
+      break;
+    }
+    const long long row0 = k * chunk, rows = std::min(chunk, total - row0);
+    values.resize(static_cast<std::size_t>(rows) * p);
+    if (design)
+      std::copy(design->values.begin() + static_cast<std::ptrdiff_t>(row0 * static_cast<long long>(p)),
+                design->values.begin() + static_cast<std::ptrdiff_t>((row0 + rows) * static_cast<long long>(p)),
+                values.begin());
+    else
+      file->read_parameters(row0, rows, values.data());
+    if (root) {
+      const ChunkRows c = evaluate_chunk(plan, row0, rows, values, report);
+      keep(k, c, 0);
+      if (distributed) receive(false);
+      continue;
+    }
+    try {
+      if (ranks.rank == options.fail_rank) throw std::runtime_error("a failure injected for a test");
+      const ChunkRows c = evaluate_chunk(plan, row0, rows, values, nullptr);
+      ranks.send_to_root(pack_chunk(k, c));
+      outcome.rank_instances[static_cast<std::size_t>(ranks.rank)] += rows;
+      ++outcome.chunks_run;
+    } catch (const std::exception& e) {
+      ranks.send_to_root(pack_failure(k, e.what()));
+      outcome.failure = e.what();
+      return outcome;
+    }
   }
+  if (!root) {
+    ranks.send_to_root(pack_end(stopped));
+    return outcome;
+  }
+  receive(true);  // every worker's chunks and last word
+  if (distributed)
+    file->set_text("rank_instances", [&] {
+      std::string text;
+      for (long long n : outcome.rank_instances) text += (text.empty() ? "" : ",") + std::to_string(n);
+      return text;
+    }());
   outcome.seconds = std::chrono::duration<double>(Clock::now() - start).count();
-  if (stopped) {
+  if (stopped || !outcome.failure.empty()) {
     file->set_text("stopped_time", utc_now());
+    if (!outcome.failure.empty()) file->set_text("failure", outcome.failure);
     file->close();
     outcome.path = part;
     return outcome;

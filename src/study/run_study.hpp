@@ -8,7 +8,9 @@
 #include <atomic>
 #include <functional>
 #include <string>
+#include <vector>
 
+#include "study/study_ranks.hpp"
 #include "study/study_spec.hpp"
 
 namespace myriad::study {
@@ -25,6 +27,8 @@ struct StudyRunOptions {
   bool resume = false;    // continue OUT.part from its completed chunks
   std::function<void(const StudyProgress&)> progress;  // from the calling thread, at most ~10 times a second
   const std::atomic<bool>* stop = nullptr;              // set: end after the current chunk, the file incomplete
+  const StudyRanks* ranks = nullptr;                    // a distributed run (null: one process)
+  int fail_rank = -1;  // fault injection for tests: this worker rank fails its first chunk
 };
 
 struct StudyOutcome {
@@ -34,8 +38,13 @@ struct StudyOutcome {
   long long instances = 0, chunks = 0, chunks_run = 0, chunks_resumed = 0;
   std::array<long long, 6> status_counts{};  // by api::status_name code
   double seconds = 0.0;
+  std::vector<long long> rank_instances;     // instances each rank ran in this run (rank 0 of a distributed run)
+  std::string failure;                       // a worker rank that could not go on: which, which chunk, why
 };
 
+// A distributed run (options.ranks with size > 1): every rank calls it; rank 0 writes the file and returns the
+// outcome, a worker returns its own part (path empty). A worker that fails reports to rank 0, which writes what
+// the others finish and leaves the file incomplete and resumable (outcome.failure).
 // Throws StudyFileError (the study file's problems, found before anything runs), api::ModelFileError,
 // api::SettingError, std::runtime_error (files: the output cannot be written, --resume without an unfinished run,
 // an unfinished run without --resume, a study or model file that changed since the run began).
