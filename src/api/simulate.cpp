@@ -184,6 +184,13 @@ SimulationResult simulate(const LoadedModel& model, const SimulateRequest& reque
   const ParameterSet* set = request.parameters ? &*request.parameters : nullptr;
   const long long instances = resolve_instance_count(request.instances, set);
   Backend backend = choose_request_backend(request.options, *m.compiled);
+  if (!request.instance_ids.empty()) {
+    if (static_cast<long long>(request.instance_ids.size()) != instances)
+      throw SettingError("instance_ids", "instance_ids: " + std::to_string(request.instance_ids.size()) +
+                                             " indices for " + std::to_string(instances) + " instances");
+    for (long long id : request.instance_ids)
+      if (id < 0) throw SettingError("instance_ids", "instance_ids: " + std::to_string(id) + " is negative");
+  }
   if (is_set(request.cancel)) throw Cancelled();
 
   Ensemble ensemble;
@@ -191,7 +198,7 @@ SimulationResult simulate(const LoadedModel& model, const SimulateRequest& reque
     const ParameterTable table = set ? to_parameter_table(*set) : ParameterTable{};
     try {
       ensemble = build_ensemble(m.model, *m.compiled, set ? 0 : static_cast<int>(instances), set ? &table : nullptr,
-                                request.overrides);
+                                request.overrides, request.instance_ids.empty() ? nullptr : &request.instance_ids);
     } catch (const ModelError& e) {
       throw ModelFileError(e.file(), e.pointer(), e.reason());
     }

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 #include <stdexcept>
+#include <utility>
 
 #include "study/ishigami.hpp"
 #include "study/study_error.hpp"
@@ -34,8 +35,12 @@ double last_time_reached(const api::SimulationResult& r, long long i) {
   return reached;
 }
 
-api::SimulateRequest request_for(const ChunkPlan& plan, long long rows, const double* values, bool keep_series) {
+// `ids`: the rows' indices in the whole design, which key their random roads (api::SimulateRequest::instance_ids):
+// an instance meets the same road whatever chunk it runs in.
+api::SimulateRequest request_for(const ChunkPlan& plan, long long rows, const double* values, bool keep_series,
+                                 std::vector<long long> ids) {
   api::SimulateRequest request;
+  request.instance_ids = std::move(ids);
   request.parameters = api::ParameterSet::from_array(plan.parameter_names, rows, values);
   request.parameters->source = plan.spec->file + " (design rows)";
   request.overrides = plan.spec->fixed;
@@ -101,7 +106,9 @@ ChunkRows evaluate_chunk(const ChunkPlan& plan, long long row0, long long rows, 
     return ishigami_chunk(plan, row0, rows, values);
   }
   const bool keep_series = !plan.series_columns.empty();
-  api::SimulateRequest request = request_for(plan, rows, values.data(), keep_series);
+  std::vector<long long> ids(static_cast<std::size_t>(rows));
+  for (long long i = 0; i < rows; ++i) ids[static_cast<std::size_t>(i)] = row0 + i;
+  api::SimulateRequest request = request_for(plan, rows, values.data(), keep_series, std::move(ids));
   if (progress) request.progress = [&](const api::Progress& p) { progress(p.done); };
   const api::SimulationResult r = api::simulate(*plan.model, request);
 
@@ -148,16 +155,19 @@ ChunkRows evaluate_chunk(const ChunkPlan& plan, long long row0, long long rows, 
   // No series kept: the failed instances alone again, with theirs.
   std::vector<double> failed_rows;
   std::vector<std::size_t> failed;
+  std::vector<long long> failed_ids;
   const std::size_t p = plan.parameter_names.size();
   for (std::size_t i = 0; i < n; ++i)
     if (c.status[i] != 0) {
       failed.push_back(i);
+      failed_ids.push_back(row0 + static_cast<long long>(i));
       failed_rows.insert(failed_rows.end(), values.begin() + static_cast<std::ptrdiff_t>(i * p),
                          values.begin() + static_cast<std::ptrdiff_t>((i + 1) * p));
     }
   if (!failed.empty()) {
     const api::SimulationResult again =
-        api::simulate(*plan.model, request_for(plan, static_cast<long long>(failed.size()), failed_rows.data(), true));
+        api::simulate(*plan.model, request_for(plan, static_cast<long long>(failed.size()), failed_rows.data(), true,
+                                              std::move(failed_ids)));
     for (std::size_t f = 0; f < failed.size(); ++f)
       c.failure_time[failed[f]] = last_time_reached(again, static_cast<long long>(f));
   }

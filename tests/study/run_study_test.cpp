@@ -3,6 +3,7 @@
 // with no complete-looking file while it is unfinished; what --resume refuses.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <cstring>
@@ -128,6 +129,38 @@ TEST(Study, StoppedAfterTwoChunksAndResumedEqualsAnUninterruptedRunBitForBit) {
   for (int i = 0; i < 40; ++i) sum += travel[static_cast<std::size_t>(i) * 121 + 60];
   EXPECT_NEAR(mean[60], sum / 40, 1e-15);
   EXPECT_EQ(test::read_text_file(dir / "whole_kpis.csv"), test::read_text_file(dir / "split_kpis.csv"));
+  fs::remove_all(dir);
+}
+
+TEST(Study, AnInstanceMeetsItsRoadWhateverChunkItRunsIn) {
+  // quarter_car_road keys each instance's random road by its index: a chunk must pass the rows' study indices.
+  const fs::path dir = test::fresh_directory("study_chunks");
+  std::string one_chunk = quarter_car_study("one.h5");
+  one_chunk.replace(one_chunk.find("\"chunk\": 8"), 10, "\"chunk\": 40");
+  const StudyOutcome whole = run_study(read_study_text(one_chunk, "s.json", dir.string()), {});
+  const StudyOutcome chunked = run_study(read_study_text(quarter_car_study("eight.h5"), "s.json", dir.string()), {});
+  ASSERT_TRUE(whole.complete && chunked.complete);
+  EXPECT_EQ(whole.chunks, 1);
+  EXPECT_EQ(chunked.chunks, 5);
+  for (const char* name : {"kpis", "series/a_b"})
+    EXPECT_TRUE(same_bits(read_dataset(whole.path, name), read_dataset(chunked.path, name))) << name;
+  // And as one api::simulate of all 40 rows: the study adds nothing to an instance.
+  api::SimulateRequest request;
+  std::vector<double> parameters = read_dataset(whole.path, "parameters");
+  request.parameters = api::ParameterSet::from_array({"k_s", "c_s"}, 40, parameters.data());
+  request.options.t_end = 1.2;
+  request.options.rtol = 1e-5;
+  request.keep_series = false;
+  const api::SimulationResult direct =
+      api::simulate(api::load_model(std::string(MYRIAD_SOURCE_DIR) + "/models/quarter_car_road.json"), request);
+  const std::vector<double> kpis = read_dataset(chunked.path, "kpis");
+  const std::size_t k_model = direct.kpi_names.size();
+  const std::size_t comfort = 0, travel = static_cast<std::size_t>(
+      std::find(direct.kpi_names.begin(), direct.kpi_names.end(), "travel_rms") - direct.kpi_names.begin());
+  for (std::size_t i = 0; i < 40; ++i) {
+    EXPECT_EQ(kpis[2 * i], direct.kpis[i * k_model + comfort]) << i;
+    EXPECT_EQ(kpis[2 * i + 1], direct.kpis[i * k_model + travel]) << i;
+  }
   fs::remove_all(dir);
 }
 

@@ -121,6 +121,10 @@ struct SimulateRequest {
   // false: keep no time series (SimulationResult::values empty), only the model's named KPIs, computed on line
   // (the cpu and reference backends; cuda computes them from its series, with the same code).
   bool keep_series = true;
+  // Each instance's index in the whole study (non-negative, one per instance), which keys what an instance draws
+  // by its index (an iso8608_road's phases): a slice of a study run alone then meets the roads the whole study
+  // gives it. Empty: 0 .. N-1.
+  std::vector<long long> instance_ids;
 };
 
 // Per-instance work counters (integrators' IntegratorStats).
