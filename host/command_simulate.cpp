@@ -28,6 +28,7 @@
 #include "kpi_summary.hpp"
 #include "parameter_overrides.hpp"
 #include "progress_display.hpp"
+#include "simulate_hdf5.hpp"
 #include "simulate_settings.hpp"
 #include "system_memory.hpp"
 
@@ -101,6 +102,7 @@ double timed_write(ProgressDisplay& display, const std::string& path, const std:
 }  // namespace
 
 int run_simulate(const SimulateOptions& o) {
+  if (is_hdf5_path(o.out)) return run_simulate_hdf5(o);
   check_simulate_flags(o);
   const api::LoadedModel loaded = api::load_model(o.model);
   const Model& model = loaded.impl->model;

@@ -14,6 +14,7 @@
 #include "io/atomic_file.hpp"
 #include "io/temporary_files.hpp"
 #include "signal_cleanup.hpp"
+#include "study_progress.hpp"
 #include "study/design.hpp"
 #include "study/run_study.hpp"
 #include "study/study_reader.hpp"
@@ -33,47 +34,6 @@ extern "C" void request_stop(int signal_number) {
     std::raise(signal_number);
   }
 }
-
-std::string duration_text(double seconds) {
-  if (!std::isfinite(seconds)) return "?";
-  const long long s = std::llround(seconds);
-  std::ostringstream out;
-  if (s >= 3600) out << s / 3600 << "h" << (s % 3600) / 60 << "m";
-  else if (s >= 60) out << s / 60 << "m" << s % 60 << "s";
-  else out << s << "s";
-  return out.str();
-}
-
-// One progress report a second (and each chunk's end when JSON is asked for), from the calling thread.
-class StudyProgressPrinter {
- public:
-  StudyProgressPrinter(bool json, bool quiet) : json_(json), quiet_(quiet) {}
-  void operator()(const study::StudyProgress& p) {
-    const auto now = std::chrono::steady_clock::now();
-    const bool chunk_end = p.chunks_done != last_chunks_;
-    last_chunks_ = p.chunks_done;
-    if (quiet_ || (now < next_ && !(json_ && chunk_end))) return;
-    next_ = now + std::chrono::seconds(1);
-    const double run = static_cast<double>(p.done - p.done_at_start);
-    const double rate = p.seconds > 0 ? run / p.seconds : 0.0;
-    const double eta = rate > 0 ? static_cast<double>(p.total - p.done) / rate : NAN;
-    if (json_) {
-      std::cerr << "{\"done\":" << p.done << ",\"total\":" << p.total << ",\"chunks_done\":" << p.chunks_done
-                << ",\"chunks\":" << p.chunks << ",\"rate\":" << rate << ",\"eta_s\":"
-                << (std::isfinite(eta) ? std::to_string(eta) : "null") << ",\"seconds\":" << p.seconds << "}\n";
-    } else {
-      std::cerr << "myriad: study: " << p.done << " of " << p.total << " instances ("
-                << (p.total > 0 ? 100 * p.done / p.total : 100) << "%), chunk " << p.chunks_done << " of "
-                << p.chunks << ", " << std::llround(rate) << " instances/s, about " << duration_text(eta)
-                << " left\n";
-    }
-  }
-
- private:
-  bool json_, quiet_;
-  long long last_chunks_ = -1;
-  std::chrono::steady_clock::time_point next_{};
-};
 
 void write_design_csv(const study::Design& design, const std::string& path) {
   write_file_atomically(path, [&](std::ostream& out) {

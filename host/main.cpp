@@ -94,7 +94,7 @@ int main(int argc, char** argv) {
   sim_cmd->add_option("--gpu-step-budget", sim.gpu_step_budget,
                       "cuda: step attempts per instance and launch; finished instances are compacted out between "
                       "launches (default 0: one launch runs every instance to the end)");
-  sim_cmd->add_option("--out", sim.out, "output CSV file");
+  sim_cmd->add_option("--out", sim.out, "output CSV file, or an HDF5 results file (.h5: streamed in chunks)");
   sim_cmd->add_option("--stats-json", sim.stats_json, "write statistics as JSON");
   sim_cmd->add_flag("--stats", sim.stats, "print per-instance statistics summary");
   sim_cmd->add_option("--summary", sim.summary, "CSV of ensemble statistics per output time and signal");

@@ -41,8 +41,12 @@ api::SimulateRequest request_for(const ChunkPlan& plan, long long rows, const do
                                  std::vector<long long> ids) {
   api::SimulateRequest request;
   request.instance_ids = std::move(ids);
-  request.parameters = api::ParameterSet::from_array(plan.parameter_names, rows, values);
-  request.parameters->source = plan.spec->file + " (design rows)";
+  if (plan.parameter_names.empty()) {  // an instances design: nothing sampled
+    request.instances = rows;
+  } else {
+    request.parameters = api::ParameterSet::from_array(plan.parameter_names, rows, values);
+    request.parameters->source = plan.spec->file + " (design rows)";
+  }
   request.overrides = plan.spec->fixed;
   request.options = plan.spec->run;
   if (request.options.threads == 0) request.options.threads = plan.threads;

@@ -100,6 +100,11 @@ long long design_rows(const StudySpec& spec) {
 
 Design make_design(const StudySpec& spec) {
   if (spec.sampler.kind == SamplerKind::table) return read_table(spec);
+  if (spec.sampler.kind == SamplerKind::instances) {
+    Design design;
+    design.rows = spec.sampler.samples;
+    return design;
+  }
   Design design;
   const std::size_t p = spec.parameters.size();
   for (const StudyParameter& parameter : spec.parameters) {

@@ -14,6 +14,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "io/temporary_files.hpp"
 #include "study/chunk_evaluation.hpp"
 #include "study/chunk_message.hpp"
 #include "study/design.hpp"
@@ -192,6 +193,13 @@ StudyOutcome run_study(const StudySpec& spec, const StudyRunOptions& options) {
   std::optional<Design> design;  // a fresh run's design until its rows are in the file; every rank's when distributed
   ChunkPlan plan;
   Start begin;
+  int temporary_slot = -1;  // options.temporary: the .part's entry in the signal cleanup table
+  struct Forget {
+    int& slot;
+    ~Forget() {
+      if (slot >= 0) forget_temporary_file(slot);
+    }
+  } forget{temporary_slot};
   if (root) {
     try {
       file = open_or_check(spec, options, out, model_text);
@@ -249,6 +257,7 @@ StudyOutcome run_study(const StudySpec& spec, const StudyRunOptions& options) {
   const auto keep = [&](long long k, const ChunkRows& c, int source) {
     if (!file) {
       const Provenance provenance = study_provenance(spec, model_text);
+      if (options.temporary) temporary_slot = register_temporary_file(part);
       try {
         file = ResultsFile::create(part, layout_for(spec, plan, *design, chunk, c.series_times), provenance.text,
                                    provenance.numbers);

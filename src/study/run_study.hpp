@@ -29,6 +29,9 @@ struct StudyRunOptions {
   const std::atomic<bool>* stop = nullptr;              // set: end after the current chunk, the file incomplete
   const StudyRanks* ranks = nullptr;                    // a distributed run (null: one process)
   int fail_rank = -1;  // fault injection for tests: this worker rank fails its first chunk
+  // true: OUT.part is a temporary (removed by the process's signal cleanup, io/temporary_files.hpp), for a run that
+  // has no resume (`simulate --out FILE.h5`): a signal leaves no file behind instead of a resumable one.
+  bool temporary = false;
 };
 
 struct StudyOutcome {

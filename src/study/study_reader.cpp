@@ -180,6 +180,11 @@ SamplerSpec read_sampler(const Node& n, const std::string& folder) {
     s.kind = name == "sobol" ? SamplerKind::sobol : SamplerKind::saltelli;
     n.expect_object({"type", "samples", "seed", "scramble"});
     if (n.has("scramble")) s.scramble = n.at("scramble").boolean();
+  } else if (name == "instances") {
+    s.kind = SamplerKind::instances;
+    n.expect_object({"type", "samples"});
+    s.samples = n.at("samples").whole(1, 1LL << 32);
+    return s;
   } else if (name == "table") {
     s.kind = SamplerKind::table;
     n.expect_object({"type", "file"});
@@ -187,7 +192,7 @@ SamplerSpec read_sampler(const Node& n, const std::string& folder) {
     return s;
   } else {
     type.fail("unknown sampler '" + name + "' (expected one of: full_factorial, latin_hypercube, sobol, saltelli, "
-              "table)");
+              "table, instances)");
   }
   if (s.kind == SamplerKind::full_factorial) return s;
   const Node samples = n.at("samples");
@@ -225,6 +230,7 @@ const char* sampler_name(SamplerKind kind) {
     case SamplerKind::sobol: return "sobol";
     case SamplerKind::saltelli: return "saltelli";
     case SamplerKind::table: return "table";
+    case SamplerKind::instances: return "instances";
   }
   return "unknown";
 }
@@ -250,13 +256,15 @@ StudySpec read_study_text(const std::string& text, const std::string& file, cons
   spec.sampler = read_sampler(root.at("sampler"), folder);
   std::set<std::string> seen;
   const bool table = spec.sampler.kind == SamplerKind::table;
-  if (root.has("parameters") || !table)
+  if (spec.sampler.kind == SamplerKind::instances && root.has("parameters"))
+    root.at("parameters").fail("an instances sampler samples no parameter (set values in \"fixed\")");
+  if (root.has("parameters") || (!table && spec.sampler.kind != SamplerKind::instances))
     for (const Node& p : root.at("parameters").elements()) {
       spec.parameters.push_back(read_parameter(p, table));
       if (!seen.insert(spec.parameters.back().name).second)
         p.at("name").fail("parameter '" + spec.parameters.back().name + "' is sampled twice");
     }
-  if (spec.parameters.empty() && spec.sampler.kind != SamplerKind::table)
+  if (spec.parameters.empty() && spec.sampler.kind != SamplerKind::table && spec.sampler.kind != SamplerKind::instances)
     root.at("parameters").fail("a " + std::string(sampler_name(spec.sampler.kind)) +
                                " sampler needs at least one parameter");
   if (spec.sampler.kind == SamplerKind::full_factorial)

@@ -18,7 +18,9 @@ struct StudyParameter {
   std::string pointer;             // where it was given, for messages (/parameters/2)
 };
 
-enum class SamplerKind { full_factorial, latin_hypercube, sobol, saltelli, table };
+// instances: `samples` copies of the model with no sampled parameter, told apart only by what they draw by their
+// index (random roads): a road Monte Carlo, or `simulate --out FILE.h5` without --params.
+enum class SamplerKind { full_factorial, latin_hypercube, sobol, saltelli, table, instances };
 
 struct SamplerSpec {
   SamplerKind kind = SamplerKind::latin_hypercube;

@@ -150,3 +150,27 @@ def test_a_bad_study_file_is_named_with_its_pointer_and_reason(cli, tmp_path):
     result = run_cli(cli, "study", study, check=False)
     assert result.returncode == 2
     assert f"{study}: /sampler/samples: 1000 is not a power of two" in result.stderr
+
+
+def test_simulate_out_h5_streams_the_numbers_simulate_writes_as_csv(cli, repo, tmp_path):
+    model = repo / "models" / "quarter_car_road.json"
+    params = tmp_path / "params.csv"
+    params.write_text("k_s,c_s\n" + "\n".join(f"{12000 + 700 * i},{900 + 35 * i}" for i in range(24)) + "\n")
+    common = [model, "--params", params, "--param", "speed=18", "--t-end", "1.2", "--rtol", "1e-5", "--quiet"]
+    run_cli(cli, "simulate", *common, "--out", tmp_path / "run.csv")
+    result = run_cli(cli, "simulate", *common, "--out", tmp_path / "run.h5")
+    assert "instances: 24" in result.stdout
+    header = (tmp_path / "run.csv").read_text().splitlines()[0].split(",")
+    table = np.loadtxt(tmp_path / "run.csv", delimiter=",", skiprows=1)
+    with h5py.File(tmp_path / "run.h5", "r") as f:
+        assert f.attrs["complete"] == 1
+        assert "--params" in f.attrs["study_text"]
+        times = f["series/time"][:]
+        assert np.array_equal(table[: len(times), header.index("time")], times)
+        for signal in f["series"].attrs["signals"]:
+            csv_values = table[:, header.index(signal)].reshape(24, len(times))
+            assert csv_values.tobytes() == f["series"][signal][:].tobytes(), signal
+        assert np.array_equal(f["parameters"][:, 0], 12000 + 700 * np.arange(24))
+    assert not (tmp_path / "run.h5.part").exists()
+    refused = run_cli(cli, "simulate", model, "--out", tmp_path / "x.h5", "--summary", tmp_path / "s.csv", check=False)
+    assert refused.returncode == 2 and "--summary: not with an HDF5 --out" in refused.stderr
