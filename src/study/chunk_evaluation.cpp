@@ -3,6 +3,7 @@
 // never depends on the instances beside it, docs/python.md, so the rerun repeats exactly what failed).
 #include "study/chunk_evaluation.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -41,10 +42,12 @@ api::SimulateRequest request_for(const ChunkPlan& plan, long long rows, const do
                                  std::vector<long long> ids) {
   api::SimulateRequest request;
   request.instance_ids = std::move(ids);
-  if (plan.parameter_names.empty()) {  // an instances design: nothing sampled
+  if (plan.parameter_names.empty() && plan.spec->derived.empty()) {  // an instances design: nothing sampled
     request.instances = rows;
   } else {
-    request.parameters = api::ParameterSet::from_array(plan.parameter_names, rows, values);
+    std::vector<std::string> names = plan.parameter_names;
+    for (const DerivedParameter& d : plan.spec->derived) names.push_back(d.name);
+    request.parameters = api::ParameterSet::from_array(names, rows, values);
     request.parameters->source = plan.spec->file + " (design rows)";
   }
   request.overrides = plan.spec->fixed;
@@ -73,6 +76,34 @@ ChunkRows ishigami_chunk(const ChunkPlan& plan, long long row0, long long rows, 
   return c;
 }
 
+// The design rows with the derived columns after them (rows x (P + D)); `derived` gets the D columns alone.
+std::vector<double> with_derived(const ChunkPlan& plan, long long row0, long long rows, const std::vector<double>& values,
+                                 std::vector<double>& derived) {
+  const std::vector<DerivedParameter>& list = plan.spec->derived;
+  const std::size_t p = plan.parameter_names.size(), d = list.size(), n = static_cast<std::size_t>(rows);
+  std::vector<double> out(n * (p + d));
+  derived.assign(n * d, 0.0);
+  std::vector<double> arguments;
+  for (std::size_t i = 0; i < n; ++i) {
+    std::copy(values.begin() + static_cast<std::ptrdiff_t>(i * p), values.begin() + static_cast<std::ptrdiff_t>((i + 1) * p),
+              out.begin() + static_cast<std::ptrdiff_t>(i * (p + d)));
+    for (std::size_t j = 0; j < d; ++j) {
+      const std::vector<ChunkPlan::Source>& sources = plan.derived_sources[j];
+      arguments.resize(sources.size());
+      for (std::size_t a = 0; a < sources.size(); ++a)
+        arguments[a] = sources[a].column >= 0 ? values[i * p + static_cast<std::size_t>(sources[a].column)]
+                                              : sources[a].constant;
+      const double value = evaluate(list[j].expression, arguments);
+      if (!std::isfinite(value))
+        throw StudyFileError(plan.spec->file, "/derived/" + list[j].name,
+                             "\"" + list[j].text + "\" is not finite for row " + std::to_string(row0 + static_cast<long long>(i)));
+      out[i * (p + d) + p + j] = value;
+      derived[i * d + j] = value;
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 ChunkPlan plan_chunks(const StudySpec& spec, std::vector<std::string> design_names) {
@@ -96,6 +127,27 @@ ChunkPlan plan_chunks(const StudySpec& spec, std::vector<std::string> design_nam
     if (index_of(names.parameters, plan.parameter_names[c]) < 0)
       throw StudyFileError(spec.file, "/sampler/file",
                            "the table's column '" + plan.parameter_names[c] + "' is not a parameter of the model");
+  for (const DerivedParameter& d : spec.derived) {
+    std::vector<ChunkPlan::Source> sources;
+    for (const std::string& used : d.expression.names) {
+      ChunkPlan::Source source;
+      source.column = index_of(plan.parameter_names, used);
+      if (source.column < 0) {
+        bool fixed = false;
+        for (const auto& [name, value] : spec.fixed)
+          if (name == used) {
+            source.constant = value;
+            fixed = true;
+          }
+        if (!fixed && plan.model) {
+          const int j = index_of(plan.model->parameter_names(), used);
+          if (j >= 0) source.constant = plan.model->parameter_defaults()[static_cast<std::size_t>(j)];
+        }
+      }
+      sources.push_back(source);
+    }
+    plan.derived_sources.push_back(std::move(sources));
+  }
   const std::vector<std::string>& kept = spec.kpis.empty() ? names.kpis : spec.kpis;
   for (const std::string& k : kept) plan.kpi_columns.push_back(index_of(names.kpis, k));
   for (const std::string& s : spec.series.signals) plan.series_columns.push_back(index_of(names.signals, s));
@@ -112,7 +164,9 @@ ChunkRows evaluate_chunk(const ChunkPlan& plan, long long row0, long long rows, 
   const bool keep_series = !plan.series_columns.empty();
   std::vector<long long> ids(static_cast<std::size_t>(rows));
   for (long long i = 0; i < rows; ++i) ids[static_cast<std::size_t>(i)] = row0 + i;
-  api::SimulateRequest request = request_for(plan, rows, values.data(), keep_series, std::move(ids));
+  std::vector<double> derived;
+  const std::vector<double> all = with_derived(plan, row0, rows, values, derived);
+  api::SimulateRequest request = request_for(plan, rows, all.data(), keep_series, std::move(ids));
   if (progress) request.progress = [&](const api::Progress& p) { progress(p.done); };
   const api::SimulationResult r = api::simulate(*plan.model, request);
 
@@ -122,6 +176,7 @@ ChunkRows evaluate_chunk(const ChunkPlan& plan, long long row0, long long rows, 
   c.backend = r.backend;
   c.integrator = r.integrator;
   c.threads = r.threads;
+  c.derived = std::move(derived);
   const std::size_t n = static_cast<std::size_t>(rows);
   c.status.assign(r.status.begin(), r.status.end());
   c.failure_time.assign(n, std::numeric_limits<double>::quiet_NaN());
@@ -160,13 +215,13 @@ ChunkRows evaluate_chunk(const ChunkPlan& plan, long long row0, long long rows, 
   std::vector<double> failed_rows;
   std::vector<std::size_t> failed;
   std::vector<long long> failed_ids;
-  const std::size_t p = plan.parameter_names.size();
+  const std::size_t p = plan.parameter_names.size() + plan.spec->derived.size();
   for (std::size_t i = 0; i < n; ++i)
     if (c.status[i] != 0) {
       failed.push_back(i);
       failed_ids.push_back(row0 + static_cast<long long>(i));
-      failed_rows.insert(failed_rows.end(), values.begin() + static_cast<std::ptrdiff_t>(i * p),
-                         values.begin() + static_cast<std::ptrdiff_t>((i + 1) * p));
+      failed_rows.insert(failed_rows.end(), all.begin() + static_cast<std::ptrdiff_t>(i * p),
+                         all.begin() + static_cast<std::ptrdiff_t>((i + 1) * p));
     }
   if (!failed.empty()) {
     const api::SimulationResult again =

@@ -23,6 +23,13 @@ struct ChunkPlan {
   std::vector<int> series_columns;        // the model's output index of each kept series
   int series_every = 1;                   // kept series: every n-th output time of the run
   int threads = 0;                        // when the study leaves threads to Myriad (0): this many (0: all cores)
+  // Derived parameters: per expression, where each of its names comes from: a design column (>= 0), else the
+  // constant (a fixed value or the model's default).
+  struct Source {
+    int column = -1;
+    double constant = 0.0;
+  };
+  std::vector<std::vector<Source>> derived_sources;
 };
 
 // The names a study can use of its model: for builtin:ishigami x1, x2, x3 and the KPI y.

@@ -83,6 +83,7 @@ std::vector<unsigned char> pack_chunk(long long k, const ChunkRows& c) {
   w.array(c.jacobian_evaluations);
   w.array(c.lu_factorizations);
   w.array(c.kpis);
+  w.array(c.derived);
   w.array(c.series_times);
   w.value(static_cast<long long>(c.series.size()));
   for (const std::vector<double>& s : c.series) w.array(s);
@@ -108,6 +109,7 @@ ChunkRows unpack_chunk(const std::vector<unsigned char>& message, long long& k) 
   c.jacobian_evaluations = r.array<long long>();
   c.lu_factorizations = r.array<long long>();
   c.kpis = r.array<double>();
+  c.derived = r.array<double>();
   c.series_times = r.array<double>();
   const long long series = r.value<long long>();
   if (series < 0 || series > 1 << 20) throw std::runtime_error("a chunk message cut short");

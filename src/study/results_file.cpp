@@ -49,6 +49,13 @@ ResultsFile ResultsFile::create(const std::string& path, const ResultsLayout& la
     h5::set_attribute(d.get(), "units", layout.parameter_units, w);
   }
   {
+    const std::size_t d_count = layout.derived_names.size();
+    const h5::Handle d = h5::create_dataset(root, "derived", H5T_IEEE_F64LE, {n, d_count},
+                                            storage_rows(layout.instances, d_count), 0, w);
+    h5::set_attribute(d.get(), "names", layout.derived_names, w);
+    h5::set_attribute(d.get(), "expressions", layout.derived_expressions, w);
+  }
+  {
     const h5::Handle d = h5::create_dataset(root, "kpis", H5T_IEEE_F64LE, {n, k}, storage_rows(layout.instances, k), 0, w);
     h5::set_attribute(d.get(), "names", layout.kpi_names, w);
     h5::set_attribute(d.get(), "units", layout.kpi_units, w);
@@ -108,6 +115,11 @@ ResultsFile ResultsFile::open(const std::string& path, bool writable) {
     l.parameter_units = h5::strings_attribute(d.get(), "units", w);
   }
   {
+    const h5::Handle d = h5::open_dataset(root, "derived", w);
+    l.derived_names = h5::strings_attribute(d.get(), "names", w);
+    l.derived_expressions = h5::strings_attribute(d.get(), "expressions", w);
+  }
+  {
     const h5::Handle d = h5::open_dataset(root, "kpis", w);
     l.kpi_names = h5::strings_attribute(d.get(), "names", w);
     l.kpi_units = h5::strings_attribute(d.get(), "units", w);
@@ -155,6 +167,7 @@ void ResultsFile::write_chunk(long long k, const ChunkRows& c) {
   write("instances/jacobian_evaluations", H5T_NATIVE_LLONG, c.jacobian_evaluations.data());
   write("instances/lu_factorizations", H5T_NATIVE_LLONG, c.lu_factorizations.data());
   if (!layout_.kpi_names.empty()) write("kpis", H5T_NATIVE_DOUBLE, c.kpis.data());
+  if (!layout_.derived_names.empty()) write("derived", H5T_NATIVE_DOUBLE, c.derived.data());
   for (std::size_t s = 0; s < layout_.series_signals.size(); ++s)
     write("series/" + layout_.series_signals[s], H5T_NATIVE_DOUBLE, c.series.at(s).data());
   // The data reaches the file before its chunk is marked done.

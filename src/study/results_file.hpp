@@ -16,6 +16,7 @@ namespace myriad::study {
 struct ResultsLayout {
   long long instances = 0, chunk = 0;                    // N; rows per chunk (the last may hold fewer)
   std::vector<std::string> parameter_names, parameter_units;  // P
+  std::vector<std::string> derived_names, derived_expressions;  // D: /derived, computed from the parameters
   std::vector<std::string> kpi_names, kpi_units;              // K
   std::vector<std::string> series_signals;                    // the kept series, one N x T dataset each
   std::vector<double> series_times;                           // T
@@ -32,6 +33,7 @@ struct ChunkRows {
   std::vector<double> failure_time;           // rows: the last output time reached by a failed instance; NaN if ok
   std::vector<long long> steps, rejected, function_evaluations, jacobian_evaluations, lu_factorizations;  // rows
   std::vector<double> kpis;                   // rows x K
+  std::vector<double> derived;                // rows x D
   std::vector<std::vector<double>> series;    // per kept signal: rows x T
   std::vector<double> series_times;           // T: their output times
   std::string backend, integrator;            // what ran them (not written as rows: the provenance)

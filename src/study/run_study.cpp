@@ -78,6 +78,10 @@ ResultsLayout layout_for(const StudySpec& spec, const ChunkPlan& plan, const Des
     l.kpi_names.push_back(plan.model ? plan.model->kpi_names()[static_cast<std::size_t>(column)] : "y");
     l.kpi_units.push_back(plan.model ? plan.model->kpi_units()[static_cast<std::size_t>(column)] : "-");
   }
+  for (const DerivedParameter& d : spec.derived) {
+    l.derived_names.push_back(d.name);
+    l.derived_expressions.push_back(d.text);
+  }
   l.series_signals = spec.series.signals;
   l.series_times = std::move(series_times);
   return l;

@@ -246,8 +246,8 @@ StudySpec read_study_text(const std::string& text, const std::string& file, cons
     throw StudyFileError(file, "", std::string("not valid JSON: ") + e.what());
   }
   const Node root{document, "", file};
-  root.expect_object({"format", "version", "description", "model", "parameters", "sampler", "fixed", "simulation",
-                      "kpis", "series", "chunk", "output", "sobol"});
+  root.expect_object({"format", "version", "description", "model", "parameters", "sampler", "fixed", "derived",
+                      "simulation", "kpis", "series", "chunk", "output", "sobol"});
   if (root.has("format") && root.at("format").text() != "myriad-study")
     root.at("format").fail("expected \"myriad-study\"");
   if (root.has("version")) root.at("version").whole(1, 1);
@@ -282,6 +282,29 @@ StudySpec read_study_text(const std::string& text, const std::string& file, cons
       const Node value = fixed.at(it.key());
       if (seen.count(it.key())) value.fail("parameter '" + it.key() + "' is both sampled and fixed");
       spec.fixed.emplace_back(it.key(), value.number());
+    }
+  }
+  if (root.has("derived")) {
+    const Node derived = root.at("derived");
+    if (!derived.json.is_object()) derived.fail(std::string("expected an object, got ") + derived.json.type_name());
+    for (auto it = derived.json.begin(); it != derived.json.end(); ++it) {
+      const Node value = derived.at(it.key());
+      if (seen.count(it.key())) value.fail("parameter '" + it.key() + "' is both sampled and derived");
+      for (const auto& [name, number] : spec.fixed)
+        if (name == it.key()) value.fail("parameter '" + it.key() + "' is both fixed and derived");
+      DerivedParameter d;
+      d.name = it.key();
+      d.text = value.text();
+      try {
+        d.expression = parse_expression(d.text);
+      } catch (const std::invalid_argument& e) {
+        value.fail(std::string("not an expression: ") + e.what());
+      }
+      for (const std::string& used : d.expression.names)
+        if (derived.json.contains(used))
+          value.fail("uses the derived parameter $" + used + ": an expression reads sampled, fixed and the model's "
+                     "default values only");
+      spec.derived.push_back(std::move(d));
     }
   }
   if (root.has("simulation")) read_simulation(root.at("simulation"), spec.run);
@@ -336,6 +359,16 @@ void check_study_against_model(const StudySpec& spec, const ModelNames& model) {
     if (!known(model.parameters, name))
       throw StudyFileError(file, "/fixed/" + name,
                            "unknown parameter '" + name + "' (the model's: " + listing(model.parameters) + ")");
+  for (const DerivedParameter& d : spec.derived) {
+    if (!known(model.parameters, d.name))
+      throw StudyFileError(file, "/derived/" + d.name,
+                           "unknown parameter '" + d.name + "' (the model's: " + listing(model.parameters) + ")");
+    for (const std::string& used : d.expression.names)
+      if (!known(model.parameters, used))
+        throw StudyFileError(file, "/derived/" + d.name,
+                             "uses $" + used + ", which is not a parameter of the model (the model's: " +
+                                 listing(model.parameters) + ")");
+  }
   for (std::size_t i = 0; i < spec.kpis.size(); ++i)
     if (!known(model.kpis, spec.kpis[i]))
       throw StudyFileError(file, "/kpis/" + std::to_string(i),

@@ -8,6 +8,7 @@
 
 #include "myriad/myriad.hpp"
 #include "study/distributions.hpp"
+#include "study/expression.hpp"
 
 namespace myriad::study {
 
@@ -21,6 +22,12 @@ struct StudyParameter {
 // instances: `samples` copies of the model with no sampled parameter, told apart only by what they draw by their
 // index (random roads): a road Monte Carlo, or `simulate --out FILE.h5` without --params.
 enum class SamplerKind { full_factorial, latin_hypercube, sobol, saltelli, table, instances };
+
+// A parameter computed per instance from the others (docs/study-format.md, "Derived parameters").
+struct DerivedParameter {
+  std::string name, text;  // the model parameter it sets, and its expression as written
+  Expression expression;
+};
 
 struct SamplerSpec {
   SamplerKind kind = SamplerKind::latin_hypercube;
@@ -41,6 +48,7 @@ struct StudySpec {
   std::vector<StudyParameter> parameters;
   SamplerSpec sampler;
   std::vector<std::pair<std::string, double>> fixed;  // every instance: model parameter values
+  std::vector<DerivedParameter> derived;              // per instance, after sampling, in file order
   api::RunOptions run;                                // backend, threads, integrator, t_end, ...
   std::vector<std::string> kpis;  // the model's named KPIs kept (empty: all of them)
   SeriesSpec series;

@@ -164,6 +164,50 @@ TEST(Study, AnInstanceMeetsItsRoadWhateverChunkItRunsIn) {
   fs::remove_all(dir);
 }
 
+TEST(Study, DerivedFreeLengthsKeepEverySampledCarInStaticEquilibrium) {
+  // The free lengths from the sampled stiffness and body mass (the model's note: l0_s = 0.3 m static length +
+  // m_b g / k_s, l0_t likewise): every car then starts at rest where the file puts it. Standing still (speed 0: the
+  // road does not move under the wheel) it stays there; without the derived lengths it sags by centimetres.
+  const fs::path dir = test::fresh_directory("study_derived");
+  const auto text = [](const std::string& derived, const std::string& output) {
+    return R"({"model": ")" + std::string(MYRIAD_SOURCE_DIR) + R"(/models/quarter_car_road.json",
+    "parameters": [{"name": "k_s", "distribution": "uniform", "lower": 1e4, "upper": 4e4},
+                   {"name": "m_b", "distribution": "uniform", "lower": 250, "upper": 400}],
+    "fixed": {"speed": 0}, )" + derived + R"(
+    "sampler": {"type": "latin_hypercube", "samples": 12, "seed": 2},
+    "simulation": {"t_end": 0.3, "dt_out": 0.01}, "series": {"signals": ["travel", "z_b"]}, "chunk": 5,
+    "output": ")" + output + R"("})";
+  };
+  const StudyOutcome outcome = run_study(
+      read_study_text(text(R"("derived": {"l0_s": "0.3 + $m_b * 9.81 / $k_s",
+                                          "l0_t": "0.3 + ($m_b + $m_w) * 9.81 / $k_t"},)", "derived.h5"),
+                      "s.json", dir.string()), {});
+  ASSERT_TRUE(outcome.complete);
+  const StudyOutcome plain = run_study(read_study_text(text("", "plain.h5"), "s.json", dir.string()), {});
+  const std::vector<double> sagging = read_dataset(plain.path, "series/z_b");
+  const std::vector<double> parameters = read_dataset(outcome.path, "parameters");
+  const std::vector<double> derived = read_dataset(outcome.path, "derived");
+  const api::LoadedModel model = api::load_model(std::string(MYRIAD_SOURCE_DIR) + "/models/quarter_car_road.json");
+  const auto default_of = [&](const std::string& name) {
+    const auto& names = model.parameter_names();
+    return model.parameter_defaults()[static_cast<std::size_t>(std::find(names.begin(), names.end(), name) -
+                                                               names.begin())];
+  };
+  const double g = 9.81, m_w = default_of("m_w"), k_t = default_of("k_t");
+  const std::vector<double> z_b = read_dataset(outcome.path, "series/z_b");
+  const std::size_t t = z_b.size() / 12;
+  for (std::size_t i = 0; i < 12; ++i) {
+    const double k_s = parameters[2 * i], m_b = parameters[2 * i + 1];
+    EXPECT_EQ(derived[2 * i], 0.3 + m_b * g / k_s);
+    EXPECT_EQ(derived[2 * i + 1], 0.3 + (m_b + m_w) * g / k_t);
+    for (std::size_t k = 0; k < t; ++k) EXPECT_NEAR(z_b[i * t + k], z_b[i * t], 1e-9) << i << " " << k;
+    double sag = 0.0;
+    for (std::size_t k = 0; k < t; ++k) sag = std::max(sag, std::fabs(sagging[i * t + k] - sagging[i * t]));
+    EXPECT_GT(sag, 1e-3) << i;
+  }
+  fs::remove_all(dir);
+}
+
 TEST(Study, ResumeRefusesAChangedStudyAndARunThatIsNotThere) {
   const fs::path dir = test::fresh_directory("study_refusals");
   StudyRunOptions resume;

@@ -123,6 +123,19 @@ TEST(StudyFile, MalformedJsonUnknownKeysAndWrongTypesAreNamed) {
                  "/parameters/0/sd", "takes no 'sd'");
 }
 
+TEST(StudyFile, DerivedParametersAreCheckedForSyntaxNamesAndConflicts) {
+  expect_refusal(refusal(study_text(kUniform, kLhs, R"(, "derived": {"l0_s": "0.3 + $m_b * 9.81 /"})")),
+                 "/derived/l0_s", "not an expression: at character 21");
+  expect_refusal(refusal(study_text(kUniform, kLhs, R"(, "derived": {"k_s": "2 * $m_b"})")), "/derived/k_s",
+                 "both sampled and derived");
+  expect_refusal(refusal(study_text(kUniform, kLhs, R"(, "derived": {"l0_s": "$l0_t", "l0_t": "1"})")),
+                 "/derived/l0_s", "uses the derived parameter $l0_t");
+  expect_refusal(refusal(study_text(kUniform, kLhs, R"(, "derived": {"l0_spring": "1"})"), true), "/derived/l0_spring",
+                 "unknown parameter 'l0_spring'");
+  expect_refusal(refusal(study_text(kUniform, kLhs, R"(, "derived": {"l0_s": "$mass / $k_s"})"), true), "/derived/l0_s",
+                 "uses $mass, which is not a parameter of the model");
+}
+
 TEST(StudyFile, ToleranceIsThreeStandardDeviations) {
   const StudySpec spec = read_study_text(
       study_text(R"({"name": "k_s", "distribution": "normal", "nominal": 2e4, "tolerance": 3e3})", kLhs), "ok.json",
