@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The fuzzing job: builds the libFuzzer targets of tests/fuzz under build-fuzz/ with clang and runs each through
-# ctest for SECONDS (argument, else MYRIAD_FUZZ_SECONDS, else 60; 0 skips the job), both at once, from a fresh
+# ctest for SECONDS (argument, else MYRIAD_FUZZ_SECONDS, else 60; 0 skips the job), two at a time, from a fresh
 # working corpus seeded with the shipped models and CSVs (tests/fuzz/run_fuzzer.sh). Any finding fails the job
 # and prints the path of the input that caused it; every run is killed SECONDS + 60 s after it starts at most.
 set -euo pipefail

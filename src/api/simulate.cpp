@@ -176,6 +176,11 @@ EnsembleResult run_with_progress(const Run& run, RunProgress& progress, std::ato
 
 }  // namespace
 
+std::string resolved_backend(const LoadedModel& model, const RunOptions& options) {
+  if (!model.impl) throw std::invalid_argument("resolved_backend: the model is empty (load it with load_model)");
+  return choose_request_backend(options, *model.impl->compiled).name;
+}
+
 SimulationResult simulate(const LoadedModel& model, const SimulateRequest& request) {
   if (!model.impl) throw std::invalid_argument("simulate: the model is empty (load it with load_model)");
   const ModelImpl& m = *model.impl;

@@ -125,7 +125,7 @@ TEST(StudyFile, MalformedJsonUnknownKeysAndWrongTypesAreNamed) {
 
 TEST(StudyFile, DerivedParametersAreCheckedForSyntaxNamesAndConflicts) {
   expect_refusal(refusal(study_text(kUniform, kLhs, R"(, "derived": {"l0_s": "0.3 + $m_b * 9.81 /"})")),
-                 "/derived/l0_s", "not an expression: at character 21");
+                 "/derived/l0_s", "not an expression: at character 20");
   expect_refusal(refusal(study_text(kUniform, kLhs, R"(, "derived": {"k_s": "2 * $m_b"})")), "/derived/k_s",
                  "both sampled and derived");
   expect_refusal(refusal(study_text(kUniform, kLhs, R"(, "derived": {"l0_s": "$l0_t", "l0_t": "1"})")),
@@ -134,6 +134,25 @@ TEST(StudyFile, DerivedParametersAreCheckedForSyntaxNamesAndConflicts) {
                  "unknown parameter 'l0_spring'");
   expect_refusal(refusal(study_text(kUniform, kLhs, R"(, "derived": {"l0_s": "$mass / $k_s"})"), true), "/derived/l0_s",
                  "uses $mass, which is not a parameter of the model");
+}
+
+TEST(ShippedStudies, ReadDrawAndNameOnlyWhatTheirModelsHave) {
+  int count = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(std::string(MYRIAD_SOURCE_DIR) + "/models/studies")) {
+    if (entry.path().extension() != ".json") continue;
+    ++count;
+    SCOPED_TRACE(entry.path().string());
+    const StudySpec spec = read_study_file(entry.path().string());
+    if (spec.model != kIshigamiModel) {
+      const api::LoadedModel model = api::load_model(spec.model);
+      EXPECT_NO_THROW(check_study_against_model(
+          spec, {model.parameter_names(), model.kpi_names(), model.signal_names(), model.defaults().dt_out}));
+    }
+    const Design design = make_design(spec);
+    EXPECT_EQ(design.rows, design_rows(spec));
+    EXPECT_EQ(design.values.size(), static_cast<std::size_t>(design.rows) * spec.parameters.size());
+  }
+  EXPECT_GE(count, 3);
 }
 
 TEST(StudyFile, ToleranceIsThreeStandardDeviations) {

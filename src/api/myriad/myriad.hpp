@@ -154,6 +154,10 @@ const char* status_name(int status);           // ok | step_size_too_small | max
 // Runs the ensemble. The calling thread does no Python-visible work: a binding may release its interpreter lock.
 SimulationResult simulate(const LoadedModel& model, const SimulateRequest& request);
 
+// The backend simulate would run `options` on ("reference", "cpu" or "cuda": `auto` resolved on this machine).
+// Throws SettingError as simulate does for a backend that cannot run here.
+std::string resolved_backend(const LoadedModel& model, const RunOptions& options);
+
 // ---- stepping (control and RL) ----
 
 struct SimulatorOptions {
