@@ -18,6 +18,7 @@ class Writer {
   template <class T>
   void array(const std::vector<T>& v) {
     value(static_cast<long long>(v.size()));
+    if (v.empty()) return;
     const auto* p = reinterpret_cast<const unsigned char*>(v.data());
     bytes_.insert(bytes_.end(), p, p + v.size() * sizeof(T));
   }
@@ -44,7 +45,7 @@ class Reader {
     if (n < 0 || static_cast<unsigned long long>(n) > (bytes_.size() - at_) / sizeof(T))
       throw std::runtime_error("a chunk message cut short");
     std::vector<T> v(static_cast<std::size_t>(n));
-    std::memcpy(v.data(), bytes_.data() + at_, v.size() * sizeof(T));
+    if (n > 0) std::memcpy(v.data(), bytes_.data() + at_, v.size() * sizeof(T));  // data() may be null when empty
     at_ += v.size() * sizeof(T);
     return v;
   }
