@@ -240,11 +240,23 @@ StudySpec read_study_text(const std::string& text, const std::string& file, cons
   spec.file = file;
   spec.text = text;
   Json document;
+  // A key given twice in one object would keep one value silently (nlohmann keeps the first): refused instead.
+  std::vector<std::set<std::string>> keys;
+  std::string duplicate;
+  const auto watch = [&](int, Json::parse_event_t event, Json& parsed) {
+    if (event == Json::parse_event_t::object_start) keys.emplace_back();
+    if (event == Json::parse_event_t::object_end && !keys.empty()) keys.pop_back();
+    if (event == Json::parse_event_t::key && !keys.empty() && !keys.back().insert(parsed.get<std::string>()).second &&
+        duplicate.empty())
+      duplicate = parsed.get<std::string>();
+    return true;
+  };
   try {
-    document = Json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
+    document = Json::parse(text, watch);
+  } catch (const nlohmann::json::exception& e) {  // malformed, or a number too large for a double
     throw StudyFileError(file, "", std::string("not valid JSON: ") + e.what());
   }
+  if (!duplicate.empty()) throw StudyFileError(file, "", "the key '" + duplicate + "' appears twice in one object");
   const Node root{document, "", file};
   root.expect_object({"format", "version", "description", "model", "parameters", "sampler", "fixed", "derived",
                       "simulation", "kpis", "series", "chunk", "output", "sobol"});

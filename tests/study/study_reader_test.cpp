@@ -111,6 +111,9 @@ TEST(StudyFile, UnreadableTablesAreNamedAtTheSamplersFile) {
 
 TEST(StudyFile, MalformedJsonUnknownKeysAndWrongTypesAreNamed) {
   expect_refusal(refusal("{\"model\": "), "", "not valid JSON");
+  expect_refusal(refusal(study_text(kUniform, kLhs, R"(, "chunk": 1e999)")), "", "not valid JSON");  // fuzzer find
+  expect_refusal(refusal(study_text(kUniform, kLhs, R"(, "fixed": {"speed": 20, "speed": 30})")), "",
+                 "the key 'speed' appears twice in one object");
   expect_refusal(refusal(study_text(kUniform, kLhs, R"(, "chunks": 4)")), "/chunks", "unknown key 'chunks'");
   expect_refusal(refusal(study_text(kUniform, R"({"type": "latin_hypercube", "samples": "many"})")),
                  "/sampler/samples", "expected a whole number");
