@@ -8,10 +8,14 @@
 #include <chrono>
 #include <cstring>
 #include <filesystem>
+#include <future>
+#include <memory>
+#include <mutex>
 #include <fstream>
 #include <optional>
 #include <sstream>
 #include <stdexcept>
+#include <system_error>
 #include <thread>
 
 #include "io/temporary_files.hpp"
@@ -198,7 +202,7 @@ StudyOutcome run_study(const StudySpec& spec, const StudyRunOptions& options) {
 
   StudyOutcome outcome;
   std::optional<ResultsFile> file;
-  std::optional<Design> design;  // a fresh run's design until its rows are in the file; every rank's when distributed
+  std::optional<Design> design;  // N x P: drawn, or read back from a resumed file; the chunks copy their rows
   ChunkPlan plan;
   Start begin;
   int temporary_slot = -1;  // options.temporary: the .part's entry in the signal cleanup table
@@ -238,7 +242,16 @@ StudyOutcome run_study(const StudySpec& spec, const StudyRunOptions& options) {
     ranks.broadcast(bytes);
     if (!root) begin = unpack_start(bytes);
   }
-  const long long total = design ? design->rows : file->layout().instances;
+  if (!design) {  // a resumed run: the design from the file, so that only the writer touches it from here
+    Design d;
+    d.names = file->layout().parameter_names;
+    d.units = file->layout().parameter_units;
+    d.rows = file->layout().instances;
+    d.values.resize(static_cast<std::size_t>(d.rows) * d.names.size());
+    if (!d.values.empty()) file->read_parameters(0, d.rows, d.values.data());
+    design = std::move(d);
+  }
+  const long long total = design->rows;
   const long long chunk = begin.chunk;
   const long long chunks = (total + chunk - 1) / chunk;
   const std::vector<std::uint8_t>& done = begin.done;
@@ -254,8 +267,11 @@ StudyOutcome run_study(const StudySpec& spec, const StudyRunOptions& options) {
   progress.done_at_start = rows_done;
   for (std::uint8_t d : done) progress.chunks_done += d;
   outcome.chunks_resumed = progress.chunks_done;
+  // The counters below change on the writer's thread (keep) and are read by the caller's progress: one lock.
+  std::mutex counters;
   const auto report = [&](long long in_chunk) {
     if (!options.progress) return;
+    const std::lock_guard<std::mutex> lock(counters);
     progress.done = rows_done + in_chunk;
     progress.seconds = std::chrono::duration<double>(Clock::now() - start).count();
     options.progress(progress);
@@ -279,29 +295,46 @@ StudyOutcome run_study(const StudySpec& spec, const StudyRunOptions& options) {
         fs::remove(part, ignored);
         throw;
       }
-      if (!distributed) design.reset();  // from here the rows come from the file
     }
     if (outcome.chunks_run == 0) record_run(*file, spec, plan, c);
     file->write_chunk(k, c);
-    for (std::int32_t s : c.status)
-      if (s >= 0 && s < 6) ++outcome.status_counts[static_cast<std::size_t>(s)];
-    ++outcome.chunks_run;
-    outcome.rank_instances[static_cast<std::size_t>(source)] += c.rows;
-    rows_done += c.rows;
-    ++progress.chunks_done;
+    {
+      const std::lock_guard<std::mutex> lock(counters);
+      for (std::int32_t s : c.status)
+        if (s >= 0 && s < 6) ++outcome.status_counts[static_cast<std::size_t>(s)];
+      ++outcome.chunks_run;
+      outcome.rank_instances[static_cast<std::size_t>(source)] += c.rows;
+      rows_done += c.rows;
+      ++progress.chunks_done;
+    }
     report(0);
+  };
+  // Chunk k is written on a thread of its own while chunk k + 1 computes; one write in flight at a time (so the
+  // file sees one thread at a time, and memory holds at most two chunks' results). Without a thread to spare the
+  // write happens here.
+  std::future<void> writing;
+  bool file_ready = file.has_value();  // the caller's view: a chunk was handed to the writer, or the file existed
+  const auto submit = [&](long long k, ChunkRows&& c, int source) {
+    if (writing.valid()) writing.get();  // rethrows what the previous write threw
+    file_ready = true;
+    auto rows = std::make_shared<ChunkRows>(std::move(c));
+    try {
+      writing = std::async(std::launch::async, [&keep, k, rows, source] { keep(k, *rows, source); });
+    } catch (const std::system_error&) {
+      keep(k, *rows, source);
+    }
   };
   bool stopped = false;
   int ends = 0;  // workers that said their last word
   const auto receive = [&](bool wait) {
     std::vector<unsigned char> message;
     int source = 0;
-    while (file && ends < ranks.size - 1 && ranks.receive_at_root(message, source, wait)) {
+    while (file_ready && ends < ranks.size - 1 && ranks.receive_at_root(message, source, wait)) {
       long long k = 0;
       switch (message_kind(message)) {
         case MessageKind::chunk: {
-          const ChunkRows c = unpack_chunk(message, k);
-          keep(k, c, source);
+          ChunkRows c = unpack_chunk(message, k);
+          submit(k, std::move(c), source);
           break;
         }
         case MessageKind::end:
@@ -322,21 +355,17 @@ StudyOutcome run_study(const StudySpec& spec, const StudyRunOptions& options) {
   std::vector<double> values;
   for (long long k = ranks.rank; k < chunks; k += ranks.size) {
     if (done[static_cast<std::size_t>(k)]) continue;
-    if ((file || !root) && options.stop != nullptr && options.stop->load()) {
+    if ((file_ready || !root) && options.stop != nullptr && options.stop->load()) {
       stopped = true;
       break;
     }
     const long long row0 = k * chunk, rows = std::min(chunk, total - row0);
     values.resize(static_cast<std::size_t>(rows) * p);
-    if (design)
-      std::copy(design->values.begin() + static_cast<std::ptrdiff_t>(row0 * static_cast<long long>(p)),
-                design->values.begin() + static_cast<std::ptrdiff_t>((row0 + rows) * static_cast<long long>(p)),
-                values.begin());
-    else
-      file->read_parameters(row0, rows, values.data());
+    std::copy(design->values.begin() + static_cast<std::ptrdiff_t>(row0 * static_cast<long long>(p)),
+              design->values.begin() + static_cast<std::ptrdiff_t>((row0 + rows) * static_cast<long long>(p)),
+              values.begin());
     if (root) {
-      const ChunkRows c = evaluate_chunk(plan, row0, rows, values, report);
-      keep(k, c, 0);
+      submit(k, evaluate_chunk(plan, row0, rows, values, report), 0);
       if (distributed) receive(false);
       continue;
     }
@@ -357,6 +386,7 @@ StudyOutcome run_study(const StudySpec& spec, const StudyRunOptions& options) {
     return outcome;
   }
   receive(true);  // every worker's chunks and last word
+  if (writing.valid()) writing.get();  // the last chunk in the file before anything else touches it
   if (distributed)
     file->set_text("rank_instances", [&] {
       std::string text;

@@ -2,8 +2,9 @@
 // Running a study (docs/study-format.md): the design drawn once and written to the results file, then chunk after
 // chunk through api::simulate into the file, then the ensemble statistics, the Sobol indices (a Saltelli design)
 // and the KPI CSV, and only then the file renamed into place. Until that rename the results live in
-// `OUT.part`, marked incomplete: no complete-looking file exists while a run is unfinished. Memory is bounded by
-// one chunk (its series as the run keeps them) plus the design (N x P doubles), whatever N is.
+// `OUT.part`, marked incomplete: no complete-looking file exists while a run is unfinished. A chunk is written
+// while the next computes; memory is bounded by two chunks (their series as the run keeps them) plus the design
+// (N x P doubles), whatever N is.
 #include <array>
 #include <atomic>
 #include <functional>

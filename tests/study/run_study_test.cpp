@@ -94,14 +94,17 @@ TEST(Study, StoppedAfterTwoChunksAndResumedEqualsAnUninterruptedRunBitForBit) {
   };
   const StudyOutcome first = run_study(split, options);
   EXPECT_FALSE(first.complete);
-  EXPECT_EQ(first.chunks_run, 2);
+  // The stop comes once chunk 1 is written, while chunk 2 computes (writes overlap the next chunk): two or three
+  // chunks are in, never all five.
+  const long long in_file = first.chunks_run;
+  EXPECT_TRUE(in_file == 2 || in_file == 3) << in_file;
   EXPECT_EQ(first.path, (dir / "split.h5.part").string());
   EXPECT_FALSE(fs::exists(dir / "split.h5"));
   EXPECT_FALSE(complete_file_seen);
   {
     const ResultsFile part = ResultsFile::open(first.path, false);
     const std::vector<std::uint8_t> done = part.chunks_done();
-    EXPECT_EQ(std::vector<std::uint8_t>(done.begin(), done.end()), (std::vector<std::uint8_t>{1, 1, 0, 0, 0}));
+    for (std::size_t k = 0; k < done.size(); ++k) EXPECT_EQ(done[k], k < static_cast<std::size_t>(in_file) ? 1 : 0) << k;
   }
   // Starting again without --resume is refused: the unfinished run is not thrown away silently.
   EXPECT_THROW(run_study(split, {}), std::runtime_error);
@@ -110,8 +113,8 @@ TEST(Study, StoppedAfterTwoChunksAndResumedEqualsAnUninterruptedRunBitForBit) {
   resume.resume = true;
   const StudyOutcome second = run_study(split, resume);
   ASSERT_TRUE(second.complete);
-  EXPECT_EQ(second.chunks_resumed, 2);
-  EXPECT_EQ(second.chunks_run, 3);
+  EXPECT_EQ(second.chunks_resumed, in_file);
+  EXPECT_EQ(second.chunks_run, 5 - in_file);
   EXPECT_FALSE(fs::exists(dir / "split.h5.part"));
   for (const char* name : {"parameters", "kpis", "instances/failure_time", "series/a_b", "series/travel",
                            "series/time", "statistics/a_b/mean", "statistics/a_b/sd", "statistics/travel/max"}) {
