@@ -98,7 +98,8 @@ ResultsFile ResultsFile::open(const std::string& path, bool writable) {
   f.path_ = path;
   const std::string& w = path;
   f.file_ = h5::checked(H5Fopen(path.c_str(), writable ? H5F_ACC_RDWR : H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose, w,
-                        "opening the file (is it a Myriad results file, written to the end of a chunk?)");
+                        "opening the file (not an HDF5 file, or one cut off inside a write: a crash there can damage "
+                        "it; remove it to start over)");
   const hid_t root = f.file_.get();
   if (!h5::has_attribute(root, "format") || h5::string_attribute(root, "format", w) != kFormat)
     throw std::runtime_error(path + ": not a Myriad study results file (no format attribute \"" + kFormat + "\")");
@@ -249,6 +250,11 @@ std::string ResultsFile::text(const std::string& name) const {
 }
 
 void ResultsFile::flush() { h5::check(H5Fflush(file_.get(), H5F_SCOPE_GLOBAL), path_, "flushing"); }
+
+void ResultsFile::reopen() {
+  if (file_) return;
+  file_ = h5::checked(H5Fopen(path_.c_str(), H5F_ACC_RDWR, H5P_DEFAULT), H5Fclose, path_, "opening the file again");
+}
 
 void ResultsFile::close() {
   if (!file_) return;

@@ -76,6 +76,10 @@ class ResultsFile {
   std::string text(const std::string& name) const;
   void flush();
   void close();
+  // Open again after close() (for writing). A run keeps its file closed between chunks: a crash or SIGKILL while
+  // a chunk computes then leaves it whole, and only one that lands inside a write can damage it.
+  void reopen();
+  bool is_open() const { return static_cast<bool>(file_); }
 
  private:
   std::string path_;

@@ -251,6 +251,7 @@ StudyOutcome run_study(const StudySpec& spec, const StudyRunOptions& options) {
     if (!d.values.empty()) file->read_parameters(0, d.rows, d.values.data());
     design = std::move(d);
   }
+  if (file) file->close();  // opened again for each chunk's write (keep)
   const long long total = design->rows;
   const long long chunk = begin.chunk;
   const long long chunks = (total + chunk - 1) / chunk;
@@ -296,8 +297,10 @@ StudyOutcome run_study(const StudySpec& spec, const StudyRunOptions& options) {
         throw;
       }
     }
+    file->reopen();
     if (outcome.chunks_run == 0) record_run(*file, spec, plan, c);
     file->write_chunk(k, c);
+    file->close();  // closed while the next chunk computes: a crash then leaves the file whole
     {
       const std::lock_guard<std::mutex> lock(counters);
       for (std::int32_t s : c.status)
@@ -387,6 +390,7 @@ StudyOutcome run_study(const StudySpec& spec, const StudyRunOptions& options) {
   }
   receive(true);  // every worker's chunks and last word
   if (writing.valid()) writing.get();  // the last chunk in the file before anything else touches it
+  file->reopen();
   if (distributed)
     file->set_text("rank_instances", [&] {
       std::string text;

@@ -174,3 +174,27 @@ def test_simulate_out_h5_streams_the_numbers_simulate_writes_as_csv(cli, repo, t
     assert not (tmp_path / "run.h5.part").exists()
     refused = run_cli(cli, "simulate", model, "--out", tmp_path / "x.h5", "--summary", tmp_path / "s.csv", check=False)
     assert refused.returncode == 2 and "--summary: not with an HDF5 --out" in refused.stderr
+
+
+def test_a_run_killed_outright_between_chunks_resumes_bit_for_bit(cli, repo, tmp_path):
+    """SIGKILL (no handler runs): the file is closed while a chunk computes, so it stays whole and resumable."""
+    whole = quarter_car_study(repo, tmp_path, "whole")
+    run_cli(cli, "study", whole, "--quiet")
+    killed = quarter_car_study(repo, tmp_path, "killed")
+    spec = json.loads(whole.read_text())
+    spec.update(output="killed.h5", chunk=16)  # 3 chunks, each long enough to be killed inside its compute
+    killed.write_text(json.dumps(spec))
+    process = subprocess.Popen([str(cli), "study", str(killed), "--progress-json"], stdout=subprocess.DEVNULL,
+                               stderr=subprocess.PIPE, text=True)
+    for line in process.stderr:
+        if line.startswith("{") and json.loads(line)["chunks_done"] >= 1:
+            process.kill()
+            break
+    process.wait(timeout=60)
+    assert not (tmp_path / "killed.h5").exists()
+    run_cli(cli, "study", killed, "--resume", "--quiet")
+    a, b = datasets(tmp_path / "whole.h5"), datasets(tmp_path / "killed.h5")
+    assert sorted(a) == sorted(b)
+    for name in a:
+        if name != "chunks/done":  # 8 chunks of 6 there, 3 of 16 here
+            assert a[name].tobytes() == b[name].tobytes(), name
