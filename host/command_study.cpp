@@ -1,6 +1,7 @@
-// `myriad study STUDY.json`: a study file run into one HDF5 results file (docs/study-format.md), with a progress
-// line on stderr (or JSON lines for machines), SIGINT / SIGTERM ending the run after the current chunk with the
-// file valid and marked incomplete, and --resume continuing it. --design-only writes the sampled table and stops.
+// `myriad study STUDY.json`: a study file run into one HDF5 results file (docs/study-format.md), with a
+// progress line on stderr (or JSON lines for machines), SIGINT / SIGTERM ending the run after the current
+// chunk with the file valid and marked incomplete, and --resume continuing it. --design-only writes the
+// sampled table and stops.
 #include <atomic>
 #include <chrono>
 #include <cmath>
@@ -14,19 +15,19 @@
 #include "io/atomic_file.hpp"
 #include "io/temporary_files.hpp"
 #include "signal_cleanup.hpp"
-#include "study_progress.hpp"
 #include "study/design.hpp"
 #include "study/run_study.hpp"
-#include "study/study_reader.hpp"
 #include "study/study_ranks.hpp"
+#include "study/study_reader.hpp"
+#include "study_progress.hpp"
 
 namespace myriad::cli {
 namespace {
 
 std::atomic<bool> g_stop{false};
 
-// The first SIGINT or SIGTERM asks the run to stop after its chunk; a second one ends the process at once (the
-// default action), as a user pressing Ctrl-C twice expects. Only an atomic store: async-signal-safe.
+// The first SIGINT or SIGTERM asks the run to stop after its chunk; a second one ends the process at once
+// (the default action), as a user pressing Ctrl-C twice expects. Only an atomic store: async-signal-safe.
 extern "C" void request_stop(int signal_number) {
   if (g_stop.exchange(true)) {
     myriad::remove_registered_temporary_files();
@@ -84,7 +85,8 @@ int run_study(const StudyOptions& o) {
     throw;
   }
   if (ranks.rank != 0) return outcome.failure.empty() ? 0 : 4;
-  const std::string resume = "myriad study " + o.study + " --resume" + (o.out.empty() ? "" : " --out " + o.out);
+  const std::string resume =
+      "myriad study " + o.study + " --resume" + (o.out.empty() ? "" : " --out " + o.out);
   if (!outcome.failure.empty()) {
     std::cerr << "myriad: study incomplete: " << outcome.failure << "; " << outcome.path
               << " holds every chunk the other ranks finished (marked incomplete); " << resume
@@ -93,12 +95,13 @@ int run_study(const StudyOptions& o) {
   }
   if (!outcome.complete) {
     std::cerr << "myriad: study stopped after " << outcome.chunks_resumed + outcome.chunks_run << " of "
-              << outcome.chunks << " chunks: " << outcome.path << " holds them (marked incomplete); " << resume
-              << " continues\n";
+              << outcome.chunks << " chunks: " << outcome.path << " holds them (marked incomplete); "
+              << resume << " continues\n";
     return 130;
   }
-  std::cout << "study: " << spec.file << "  instances: " << outcome.instances << "  chunks: " << outcome.chunks
-            << " (" << outcome.chunks_resumed << " resumed)  wall time: " << outcome.seconds << " s\n";
+  std::cout << "study: " << spec.file << "  instances: " << outcome.instances
+            << "  chunks: " << outcome.chunks << " (" << outcome.chunks_resumed
+            << " resumed)  wall time: " << outcome.seconds << " s\n";
   if (ranks.size > 1) {
     std::cout << "ranks: " << ranks.size << "  instances per rank:";
     for (long long n : outcome.rank_instances) std::cout << ' ' << n;
@@ -106,10 +109,9 @@ int run_study(const StudyOptions& o) {
   }
   std::cout << "status:";
   long long failed = 0;
-  static const char* kNames[] = {"ok", "step_size_too_small", "max_steps", "non_finite", "singular_matrix",
-                                 "projection_failed"};
   for (std::size_t s = 0; s < outcome.status_counts.size(); ++s) {
-    if (outcome.status_counts[s] > 0) std::cout << "  " << kNames[s] << " " << outcome.status_counts[s];
+    if (outcome.status_counts[s] > 0)
+      std::cout << "  " << api::status_name(static_cast<int>(s)) << " " << outcome.status_counts[s];
     if (s > 0) failed += outcome.status_counts[s];
   }
   std::cout << "\nwrote " << outcome.path << "\nwrote " << outcome.kpi_csv << '\n';

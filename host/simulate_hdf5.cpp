@@ -1,7 +1,7 @@
 // simulate -> a study of its own: the flags become a StudySpec (the parameter file a table design, or N plain
 // instances; --param values fixed; every output kept at every output time; every named KPI), run by
-// study::run_study into FILE.h5. Memory is one chunk's whatever --instances is. A signal removes the unfinished
-// file (simulate has no --resume); a study file is the way to a resumable run.
+// study::run_study into FILE.h5. Memory is one chunk's whatever --instances is. A signal removes the
+// unfinished file (simulate has no --resume); a study file is the way to a resumable run.
 #include "simulate_hdf5.hpp"
 
 #include <filesystem>
@@ -61,11 +61,12 @@ int run_simulate_hdf5(const SimulateOptions& o) {
   refuse_with_hdf5(!o.stats_json.empty(), "--stats-json", why);
   refuse_with_hdf5(o.stats, "--stats", why);
   refuse_with_hdf5(!o.max_memory.empty(), "--max-memory", "it holds one chunk of instances at a time");
-  refuse_with_hdf5(o.gpu_strategy.has_value() || o.gpu_step_budget.has_value(), "--gpu-strategy / --gpu-step-budget",
+  refuse_with_hdf5(o.gpu_strategy.has_value() || o.gpu_step_budget.has_value(),
+                   "--gpu-strategy / --gpu-step-budget",
                    "not yet: an HDF5 run uses the default GPU strategy");
-  const std::string out =
-      check_output_paths({{"--out", o.out}}, {{"the model file", o.model}, {"the parameter file (--params)", o.params_file}},
-                         o.follow_symlinks)[0];
+  const std::string out = check_output_paths(
+      {{"--out", o.out}}, {{"the model file", o.model}, {"the parameter file (--params)", o.params_file}},
+      o.follow_symlinks)[0];
   const api::LoadedModel loaded = api::load_model(o.model);
 
   study::StudySpec spec;
@@ -81,7 +82,8 @@ int run_simulate_hdf5(const SimulateOptions& o) {
   if (!o.params_file.empty()) {
     spec.sampler.kind = study::SamplerKind::table;
     spec.sampler.table = fs::absolute(o.params_file).string();
-    const api::ParameterSet set = api::ParameterSet::from_csv(o.params_file);  // refused as simulate refuses it
+    const api::ParameterSet set =
+        api::ParameterSet::from_csv(o.params_file);  // refused as simulate refuses it
     api::resolve_instance_count(o.instances.value_or(0), &set, flag_names());
   } else {
     spec.sampler.kind = study::SamplerKind::instances;
@@ -101,8 +103,8 @@ int run_simulate_hdf5(const SimulateOptions& o) {
     throw;
   }
   long long failed = 0;
-  std::cout << "model: " << loaded.name() << "  instances: " << outcome.instances << "  chunks: " << outcome.chunks
-            << "  wall time: " << outcome.seconds << " s\nstatus:";
+  std::cout << "model: " << loaded.name() << "  instances: " << outcome.instances
+            << "  chunks: " << outcome.chunks << "  wall time: " << outcome.seconds << " s\nstatus:";
   for (std::size_t s = 0; s < outcome.status_counts.size(); ++s) {
     if (outcome.status_counts[s] > 0)
       std::cout << "  " << api::status_name(static_cast<int>(s)) << " " << outcome.status_counts[s];

@@ -1,6 +1,6 @@
 #pragma once
-// `myriad simulate MODEL --out FILE.h5`: the ensemble streamed chunk by chunk into the study's HDF5 results file
-// (src/study, docs/study-format.md) instead of held whole and written as CSV at the end.
+// `myriad simulate MODEL --out FILE.h5`: the ensemble streamed chunk by chunk into the study's HDF5 results
+// file (src/study, docs/study-format.md) instead of held whole and written as CSV at the end.
 #include <string>
 
 #include "commands.hpp"

@@ -13,9 +13,12 @@ std::string duration_text(double seconds) {
   if (!std::isfinite(seconds)) return "?";
   const long long s = std::llround(seconds);
   std::ostringstream out;
-  if (s >= 3600) out << s / 3600 << "h" << (s % 3600) / 60 << "m";
-  else if (s >= 60) out << s / 60 << "m" << s % 60 << "s";
-  else out << s << "s";
+  if (s >= 3600)
+    out << s / 3600 << "h" << (s % 3600) / 60 << "m";
+  else if (s >= 60)
+    out << s / 60 << "m" << s % 60 << "s";
+  else
+    out << s << "s";
   return out.str();
 }
 
@@ -32,8 +35,9 @@ void StudyProgressPrinter::operator()(const study::StudyProgress& p) {
   const double eta = rate > 0 ? static_cast<double>(p.total - p.done) / rate : NAN;
   if (json_) {
     std::cerr << "{\"done\":" << p.done << ",\"total\":" << p.total << ",\"chunks_done\":" << p.chunks_done
-              << ",\"chunks\":" << p.chunks << ",\"rate\":" << rate << ",\"eta_s\":"
-              << (std::isfinite(eta) ? std::to_string(eta) : "null") << ",\"seconds\":" << p.seconds << "}\n";
+              << ",\"chunks\":" << p.chunks << ",\"rate\":" << rate
+              << ",\"eta_s\":" << (std::isfinite(eta) ? std::to_string(eta) : "null")
+              << ",\"seconds\":" << p.seconds << "}\n";
   } else {
     std::cerr << "myriad: study: " << p.done << " of " << p.total << " instances ("
               << (p.total > 0 ? 100 * p.done / p.total : 100) << "%), chunk " << p.chunks_done << " of "

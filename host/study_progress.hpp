@@ -1,6 +1,7 @@
 #pragma once
-// A study's progress on stderr (`myriad study`, `myriad simulate --out FILE.h5`): a line a second with instances
-// done, chunk, rate and time left, or JSON lines for machines (one a second and one at each chunk's end).
+// A study's progress on stderr (`myriad study`, `myriad simulate --out FILE.h5`): a line a second with
+// instances done, chunk, rate and time left, or JSON lines for machines (one a second and one at each chunk's
+// end).
 #include <chrono>
 
 #include "study/run_study.hpp"

@@ -1,6 +1,7 @@
-// A chunk through the public API. A failed instance's failure time is the last output time it reached; a run that
-// keeps no series learns it by running the chunk's failed instances again with their series (an instance's result
-// never depends on the instances beside it, docs/python.md, so the rerun repeats exactly what failed).
+// A chunk through the public API. A failed instance's failure time is the last output time it reached; a run
+// that keeps no series learns it by running the chunk's failed instances again with their series (an
+// instance's result never depends on the instances beside it, docs/python.md, so the rerun repeats exactly
+// what failed).
 #include "study/chunk_evaluation.hpp"
 
 #include <algorithm>
@@ -36,10 +37,10 @@ double last_time_reached(const api::SimulationResult& r, long long i) {
   return reached;
 }
 
-// `ids`: the rows' indices in the whole design, which key their random roads (api::SimulateRequest::instance_ids):
-// an instance meets the same road whatever chunk it runs in.
-api::SimulateRequest request_for(const ChunkPlan& plan, long long rows, const double* values, bool keep_series,
-                                 std::vector<long long> ids) {
+// `ids`: the rows' indices in the whole design, which key their random roads
+// (api::SimulateRequest::instance_ids): an instance meets the same road whatever chunk it runs in.
+api::SimulateRequest request_for(const ChunkPlan& plan, long long rows, const double* values,
+                                 bool keep_series, std::vector<long long> ids) {
   api::SimulateRequest request;
   request.instance_ids = std::move(ids);
   if (plan.parameter_names.empty() && plan.spec->derived.empty()) {  // an instances design: nothing sampled
@@ -57,7 +58,8 @@ api::SimulateRequest request_for(const ChunkPlan& plan, long long rows, const do
   return request;
 }
 
-ChunkRows ishigami_chunk(const ChunkPlan& plan, long long row0, long long rows, const std::vector<double>& values) {
+ChunkRows ishigami_chunk(const ChunkPlan& plan, long long row0, long long rows,
+                         const std::vector<double>& values) {
   ChunkRows c;
   c.row0 = row0;
   c.rows = rows;
@@ -68,7 +70,8 @@ ChunkRows ishigami_chunk(const ChunkPlan& plan, long long row0, long long rows, 
             x3 = index_of(plan.parameter_names, "x3");
   c.status.assign(n, 0);
   c.failure_time.assign(n, std::numeric_limits<double>::quiet_NaN());
-  for (auto* counter : {&c.steps, &c.rejected, &c.function_evaluations, &c.jacobian_evaluations, &c.lu_factorizations})
+  for (auto* counter :
+       {&c.steps, &c.rejected, &c.function_evaluations, &c.jacobian_evaluations, &c.lu_factorizations})
     counter->assign(n, 0);
   c.kpis.resize(n);
   const auto at = [&](std::size_t i, int column) { return column < 0 ? 0.0 : values[i * p + column]; };
@@ -77,15 +80,16 @@ ChunkRows ishigami_chunk(const ChunkPlan& plan, long long row0, long long rows, 
 }
 
 // The design rows with the derived columns after them (rows x (P + D)); `derived` gets the D columns alone.
-std::vector<double> with_derived(const ChunkPlan& plan, long long row0, long long rows, const std::vector<double>& values,
-                                 std::vector<double>& derived) {
+std::vector<double> with_derived(const ChunkPlan& plan, long long row0, long long rows,
+                                 const std::vector<double>& values, std::vector<double>& derived) {
   const std::vector<DerivedParameter>& list = plan.spec->derived;
   const std::size_t p = plan.parameter_names.size(), d = list.size(), n = static_cast<std::size_t>(rows);
   std::vector<double> out(n * (p + d));
   derived.assign(n * d, 0.0);
   std::vector<double> arguments;
   for (std::size_t i = 0; i < n; ++i) {
-    std::copy(values.begin() + static_cast<std::ptrdiff_t>(i * p), values.begin() + static_cast<std::ptrdiff_t>((i + 1) * p),
+    std::copy(values.begin() + static_cast<std::ptrdiff_t>(i * p),
+              values.begin() + static_cast<std::ptrdiff_t>((i + 1) * p),
               out.begin() + static_cast<std::ptrdiff_t>(i * (p + d)));
     for (std::size_t j = 0; j < d; ++j) {
       const std::vector<ChunkPlan::Source>& sources = plan.derived_sources[j];
@@ -96,7 +100,8 @@ std::vector<double> with_derived(const ChunkPlan& plan, long long row0, long lon
       const double value = evaluate(list[j].expression, arguments);
       if (!std::isfinite(value))
         throw StudyFileError(plan.spec->file, "/derived/" + list[j].name,
-                             "\"" + list[j].text + "\" is not finite for row " + std::to_string(row0 + static_cast<long long>(i)));
+                             "\"" + list[j].text + "\" is not finite for row " +
+                                 std::to_string(row0 + static_cast<long long>(i)));
       out[i * (p + d) + p + j] = value;
       derived[i * d + j] = value;
     }
@@ -125,8 +130,9 @@ ChunkPlan plan_chunks(const StudySpec& spec, std::vector<std::string> design_nam
   // A table's columns are checked too (a CSV header names them).
   for (std::size_t c = 0; c < plan.parameter_names.size(); ++c)
     if (index_of(names.parameters, plan.parameter_names[c]) < 0)
-      throw StudyFileError(spec.file, "/sampler/file",
-                           "the table's column '" + plan.parameter_names[c] + "' is not a parameter of the model");
+      throw StudyFileError(
+          spec.file, "/sampler/file",
+          "the table's column '" + plan.parameter_names[c] + "' is not a parameter of the model");
   for (const DerivedParameter& d : spec.derived) {
     std::vector<ChunkPlan::Source> sources;
     for (const std::string& used : d.expression.names) {
@@ -155,8 +161,8 @@ ChunkPlan plan_chunks(const StudySpec& spec, std::vector<std::string> design_nam
   return plan;
 }
 
-ChunkRows evaluate_chunk(const ChunkPlan& plan, long long row0, long long rows, const std::vector<double>& values,
-                         const std::function<void(long long)>& progress) {
+ChunkRows evaluate_chunk(const ChunkPlan& plan, long long row0, long long rows,
+                         const std::vector<double>& values, const std::function<void(long long)>& progress) {
   if (!plan.model) {
     if (progress) progress(rows);
     return ishigami_chunk(plan, row0, rows, values);
@@ -191,7 +197,8 @@ ChunkRows evaluate_chunk(const ChunkPlan& plan, long long row0, long long rows, 
   const std::size_t k_model = r.kpi_names.size();
   c.kpis.reserve(n * plan.kpi_columns.size());
   for (std::size_t i = 0; i < n; ++i)
-    for (int column : plan.kpi_columns) c.kpis.push_back(r.kpis[i * k_model + static_cast<std::size_t>(column)]);
+    for (int column : plan.kpi_columns)
+      c.kpis.push_back(r.kpis[i * k_model + static_cast<std::size_t>(column)]);
 
   if (keep_series) {
     std::vector<int> kept_times;
@@ -203,8 +210,9 @@ ChunkRows evaluate_chunk(const ChunkPlan& plan, long long row0, long long rows, 
       series.reserve(n * kept_times.size());
       for (std::size_t i = 0; i < n; ++i)
         for (int k : kept_times)
-          series.push_back(v[(i * static_cast<std::size_t>(r.n_times) + static_cast<std::size_t>(k)) * r.n_signals +
-                             static_cast<std::size_t>(column)]);
+          series.push_back(
+              v[(i * static_cast<std::size_t>(r.n_times) + static_cast<std::size_t>(k)) * r.n_signals +
+                static_cast<std::size_t>(column)]);
       c.series.push_back(std::move(series));
     }
     for (std::size_t i = 0; i < n; ++i)
@@ -225,8 +233,8 @@ ChunkRows evaluate_chunk(const ChunkPlan& plan, long long row0, long long rows, 
     }
   if (!failed.empty()) {
     const api::SimulationResult again =
-        api::simulate(*plan.model, request_for(plan, static_cast<long long>(failed.size()), failed_rows.data(), true,
-                                              std::move(failed_ids)));
+        api::simulate(*plan.model, request_for(plan, static_cast<long long>(failed.size()),
+                                               failed_rows.data(), true, std::move(failed_ids)));
     for (std::size_t f = 0; f < failed.size(); ++f)
       c.failure_time[failed[f]] = last_time_reached(again, static_cast<long long>(f));
   }

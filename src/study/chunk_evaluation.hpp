@@ -1,7 +1,7 @@
 #pragma once
-// One chunk of a study: its parameter rows run through api::simulate (or the built-in Ishigami function), and what
-// the results file keeps of them: statuses, failure times, work counters, the chosen KPIs, the kept series
-// decimated to their spacing.
+// One chunk of a study: its parameter rows run through api::simulate (or the built-in Ishigami function), and
+// what the results file keeps of them: statuses, failure times, work counters, the chosen KPIs, the kept
+// series decimated to their spacing.
 #include <atomic>
 #include <functional>
 #include <optional>
@@ -19,10 +19,10 @@ struct ChunkPlan {
   const StudySpec* spec = nullptr;
   std::optional<api::LoadedModel> model;  // none for builtin:ishigami
   std::vector<std::string> parameter_names;
-  std::vector<int> kpi_columns;           // the model's KPI index of each kept KPI
-  std::vector<int> series_columns;        // the model's output index of each kept series
-  int series_every = 1;                   // kept series: every n-th output time of the run
-  int threads = 0;                        // when the study leaves threads to Myriad (0): this many (0: all cores)
+  std::vector<int> kpi_columns;     // the model's KPI index of each kept KPI
+  std::vector<int> series_columns;  // the model's output index of each kept series
+  int series_every = 1;             // kept series: every n-th output time of the run
+  int threads = 0;                  // when the study leaves threads to Myriad (0): this many (0: all cores)
   // Derived parameters: per expression, where each of its names comes from: a design column (>= 0), else the
   // constant (a fixed value or the model's default).
   struct Source {
@@ -39,7 +39,7 @@ ChunkPlan plan_chunks(const StudySpec& spec, std::vector<std::string> design_nam
 // Runs rows [row0, row0 + rows) of the design (values: rows x P) and returns what is written (with the kept
 // series' output times). progress(done) is called with the chunk's instances done. Throws what api::simulate
 // throws (SettingError for a bad simulation setting; never Cancelled: a chunk always finishes).
-ChunkRows evaluate_chunk(const ChunkPlan& plan, long long row0, long long rows, const std::vector<double>& values,
-                         const std::function<void(long long)>& progress);
+ChunkRows evaluate_chunk(const ChunkPlan& plan, long long row0, long long rows,
+                         const std::vector<double>& values, const std::function<void(long long)>& progress);
 
 }  // namespace myriad::study

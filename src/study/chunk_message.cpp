@@ -45,7 +45,8 @@ class Reader {
     if (n < 0 || static_cast<unsigned long long>(n) > (bytes_.size() - at_) / sizeof(T))
       throw std::runtime_error("a chunk message cut short");
     std::vector<T> v(static_cast<std::size_t>(n));
-    if (n > 0) std::memcpy(v.data(), bytes_.data() + at_, v.size() * sizeof(T));  // data() may be null when empty
+    if (n > 0)
+      std::memcpy(v.data(), bytes_.data() + at_, v.size() * sizeof(T));  // data() may be null when empty
     at_ += v.size() * sizeof(T);
     return v;
   }

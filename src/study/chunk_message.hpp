@@ -1,7 +1,7 @@
 #pragma once
 // A chunk's rows as bytes, for a rank of a distributed study to send to the rank that writes the file
-// (mpi_ranks.hpp). Plain copies of the arrays with their lengths, in this machine's byte order: every rank of one
-// job runs the same binary on the same kind of machine.
+// (mpi_ranks.hpp). Plain copies of the arrays with their lengths, in this machine's byte order: every rank of
+// one job runs the same binary on the same kind of machine.
 #include <string>
 #include <vector>
 

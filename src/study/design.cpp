@@ -19,25 +19,32 @@ std::vector<double> unit_design(const StudySpec& spec) {
   const int p = static_cast<int>(spec.parameters.size());
   const SamplerSpec& s = spec.sampler;
   switch (s.kind) {
-    case SamplerKind::latin_hypercube: return latin_hypercube(s.samples, p, s.seed);
-    case SamplerKind::sobol: return sobol_points(s.samples, p, s.scramble, s.seed);
-    case SamplerKind::saltelli: return saltelli_rows(sobol_points(s.samples, 2 * p, s.scramble, s.seed), s.samples, p);
-    default: break;
+    case SamplerKind::latin_hypercube:
+      return latin_hypercube(s.samples, p, s.seed);
+    case SamplerKind::sobol:
+      return sobol_points(s.samples, p, s.scramble, s.seed);
+    case SamplerKind::saltelli:
+      return saltelli_rows(sobol_points(s.samples, 2 * p, s.scramble, s.seed), s.samples, p);
+    default:
+      break;
   }
   throw std::logic_error("unit_design: not a unit-cube sampler");
 }
 
 long long factorial_count(const StudyParameter& p) {
-  return p.distribution.kind == DistributionKind::levels ? static_cast<long long>(p.distribution.levels.size())
-                                                         : p.factorial_levels;
+  return p.distribution.kind == DistributionKind::levels
+             ? static_cast<long long>(p.distribution.levels.size())
+             : p.factorial_levels;
 }
 
-// Level k of n of a factor: a levels distribution's own value, or a uniform's ends and evenly spaced values between.
+// Level k of n of a factor: a levels distribution's own value, or a uniform's ends and evenly spaced values
+// between.
 double factorial_value(const StudyParameter& p, long long k) {
   const Distribution& d = p.distribution;
   if (d.kind == DistributionKind::levels) return d.levels[static_cast<std::size_t>(k)];
   const long long n = p.factorial_levels;
-  return k == n - 1 ? d.upper : d.lower + (d.upper - d.lower) * static_cast<double>(k) / static_cast<double>(n - 1);
+  return k == n - 1 ? d.upper
+                    : d.lower + (d.upper - d.lower) * static_cast<double>(k) / static_cast<double>(n - 1);
 }
 
 Design read_table(const StudySpec& spec) {
@@ -47,7 +54,8 @@ Design read_table(const StudySpec& spec) {
     const bool npy = path.size() >= 4 && path.compare(path.size() - 4, 4, ".npy") == 0;
     if (npy) {
       if (spec.parameters.empty())
-        throw StudyFileError(spec.file, "/parameters", "an NPY table has no column names: list its parameters here");
+        throw StudyFileError(spec.file, "/parameters",
+                             "an NPY table has no column names: list its parameters here");
       long long columns = 0;
       design.values = read_npy(path, design.rows, columns);
       if (columns != static_cast<long long>(spec.parameters.size()))
@@ -70,7 +78,8 @@ Design read_table(const StudySpec& spec) {
       }
       for (const StudyParameter& p : spec.parameters)
         if (std::find(design.names.begin(), design.names.end(), p.name) == design.names.end())
-          throw std::runtime_error(path + ": no column '" + p.name + "' (the study lists it among its parameters)");
+          throw std::runtime_error(path + ": no column '" + p.name +
+                                   "' (the study lists it among its parameters)");
     }
   } catch (const StudyFileError&) {
     throw;
@@ -89,7 +98,8 @@ Design read_table(const StudySpec& spec) {
 
 long long design_rows(const StudySpec& spec) {
   const SamplerSpec& s = spec.sampler;
-  if (s.kind == SamplerKind::saltelli) return s.samples * (2LL * static_cast<long long>(spec.parameters.size()) + 2);
+  if (s.kind == SamplerKind::saltelli)
+    return s.samples * (2LL * static_cast<long long>(spec.parameters.size()) + 2);
   if (s.kind == SamplerKind::full_factorial) {
     long long rows = 1;
     for (const StudyParameter& p : spec.parameters) rows *= factorial_count(p);
@@ -122,7 +132,8 @@ Design make_design(const StudySpec& spec) {
     }
     design.rows = static_cast<long long>(levels.size() / p);
     design.values.resize(levels.size());
-    for (std::size_t i = 0; i < levels.size(); ++i) design.values[i] = factorial_value(spec.parameters[i % p], levels[i]);
+    for (std::size_t i = 0; i < levels.size(); ++i)
+      design.values[i] = factorial_value(spec.parameters[i % p], levels[i]);
     return design;
   }
   design.values = unit_design(spec);
@@ -131,11 +142,12 @@ Design make_design(const StudySpec& spec) {
     const StudyParameter& parameter = spec.parameters[i % p];
     const double value = quantile(parameter.distribution, design.values[i]);
     if (!std::isfinite(value))
-      throw StudyFileError(spec.file, parameter.pointer,
-                           "row " + std::to_string(i / p) + " of the " + sampler_name(spec.sampler.kind) +
-                               " design lies at u = " + std::to_string(design.values[i]) + ", where this " +
-                               "distribution has no finite value (an unscrambled Sobol' design starts at 0: give "
-                               "\"scramble\": true, or a bounded distribution)");
+      throw StudyFileError(
+          spec.file, parameter.pointer,
+          "row " + std::to_string(i / p) + " of the " + sampler_name(spec.sampler.kind) +
+              " design lies at u = " + std::to_string(design.values[i]) + ", where this " +
+              "distribution has no finite value (an unscrambled Sobol' design starts at 0: give "
+              "\"scramble\": true, or a bounded distribution)");
     design.values[i] = value;
   }
   return design;
@@ -173,14 +185,18 @@ std::vector<double> read_npy(const std::string& path, long long& rows, long long
     shape.push_back(std::stoll(dims.substr(at), &used));
     at += used;
   }
-  if (shape.empty() || shape.size() > 2) throw std::runtime_error(path + ": the table must have 1 or 2 dimensions");
+  if (shape.empty() || shape.size() > 2)
+    throw std::runtime_error(path + ": the table must have 1 or 2 dimensions");
   rows = shape[0];
   columns = shape.size() == 2 ? shape[1] : 1;
-  if (rows < 1 || columns < 1 || rows > (1LL << 40) / columns) throw std::runtime_error(path + ": an empty or huge table");
+  if (rows < 1 || columns < 1 || rows > (1LL << 40) / columns)
+    throw std::runtime_error(path + ": an empty or huge table");
   std::vector<double> values(static_cast<std::size_t>(rows * columns));
-  in.read(reinterpret_cast<char*>(values.data()), static_cast<std::streamsize>(values.size() * sizeof(double)));
-  if (!in) throw std::runtime_error(path + ": shorter than its shape (" + std::to_string(rows) + " x " +
-                                    std::to_string(columns) + ")");
+  in.read(reinterpret_cast<char*>(values.data()),
+          static_cast<std::streamsize>(values.size() * sizeof(double)));
+  if (!in)
+    throw std::runtime_error(path + ": shorter than its shape (" + std::to_string(rows) + " x " +
+                             std::to_string(columns) + ")");
   return values;
 }
 

@@ -40,11 +40,12 @@ constexpr double kF[8] = {1.0000000000000000000e0,   5.99832206555887937690e-1, 
                           1.48753612908506148525e-2, 7.86869131145613259100e-4, 1.84631831751005468180e-5,
                           1.42151175831644588870e-7, 2.04426310338993978564e-15};
 
-// Z - a given Z > a, for a so large (> ~37.5) that Phi(-a) underflows. With the Mills ratio's asymptotic series
-// Phi(-x) = phi(x) / x c(x), c(x) = 1 - 1/x^2 + 3/x^4 - 15/x^6 (next term 105/x^8 < 1e-10 here; Abramowitz & Stegun
-// 26.2.12), its survival function is Phi(-a-t) / Phi(-a) = exp(-g(t)), g(t) = a t + t^2/2 + log((a + t) c(a) /
-// (a c(a + t))). Truncated at w = b - a, the excess solves g(t) = -log(1 - v (1 - exp(-g(w)))), v in [0, 1] counting
-// from a: start from the root of the quadratic part and polish by Newton (g' ~ a + t + 1/(a + t)).
+// Z - a given Z > a, for a so large (> ~37.5) that Phi(-a) underflows. With the Mills ratio's asymptotic
+// series Phi(-x) = phi(x) / x c(x), c(x) = 1 - 1/x^2 + 3/x^4 - 15/x^6 (next term 105/x^8 < 1e-10 here;
+// Abramowitz & Stegun 26.2.12), its survival function is Phi(-a-t) / Phi(-a) = exp(-g(t)), g(t) = a t + t^2/2
+// + log((a + t) c(a) / (a c(a + t))). Truncated at w = b - a, the excess solves g(t) = -log(1 - v (1 -
+// exp(-g(w)))), v in [0, 1] counting from a: start from the root of the quadratic part and polish by Newton
+// (g' ~ a + t + 1/(a + t)).
 double far_tail_excess(double a, double w, double v) {
   auto c = [](double x) {
     const double y = 1.0 / (x * x);
@@ -63,15 +64,17 @@ double far_tail_excess(double a, double w, double v) {
 double truncated_standard_quantile(double a, double b, double u) {
   double z = kNaN;
   if (a >= 0.0) {
-    // Both bounds above the mean: Phi(a) and Phi(b) would round towards 1 and lose the digits of their difference,
-    // so invert the mirror image, whose tail probabilities Phi(-a) > Phi(-b) keep full relative accuracy:
-    // Z = -Phi^-1(Phi(-a) - u (Phi(-a) - Phi(-b))).
+    // Both bounds above the mean: Phi(a) and Phi(b) would round towards 1 and lose the digits of their
+    // difference, so invert the mirror image, whose tail probabilities Phi(-a) > Phi(-b) keep full relative
+    // accuracy: Z = -Phi^-1(Phi(-a) - u (Phi(-a) - Phi(-b))).
     const double pa = normal_cdf(-a), pb = normal_cdf(-b);
     z = pa > pb ? -normal_quantile(std::max(pa - u * (pa - pb), 0.0)) : a + far_tail_excess(a, b - a, u);
   } else {
-    // Straddling the mean (no cancellation: Phi(b) - Phi(a) is not small) or below it (the lower tail is accurate).
+    // Straddling the mean (no cancellation: Phi(b) - Phi(a) is not small) or below it (the lower tail is
+    // accurate).
     const double pa = normal_cdf(a), pb = normal_cdf(b);
-    z = pb > pa ? normal_quantile(std::min(pa + u * (pb - pa), 1.0)) : b - far_tail_excess(-b, b - a, 1.0 - u);
+    z = pb > pa ? normal_quantile(std::min(pa + u * (pb - pa), 1.0))
+                : b - far_tail_excess(-b, b - a, 1.0 - u);
   }
   return std::isnan(z) ? a + u * (b - a) : std::clamp(z, a, b);
 }
@@ -79,9 +82,10 @@ double truncated_standard_quantile(double a, double b, double u) {
 }  // namespace
 
 double normal_cdf(double x) {
-  // Phi(x) = erfc(-x / sqrt 2) / 2. Far in the lower tail erfc's relative condition number is about 2 z^2 (~1400 at
-  // Phi = 1e-300), so the rounding of z = -x / sqrt 2 alone would cost three digits: carry z as z + dz (sqrt(1/2)
-  // split in two doubles, the product's error from fma) and apply dz to first order, d erfc / dz = -2/sqrt(pi) e^-z^2.
+  // Phi(x) = erfc(-x / sqrt 2) / 2. Far in the lower tail erfc's relative condition number is about 2 z^2
+  // (~1400 at Phi = 1e-300), so the rounding of z = -x / sqrt 2 alone would cost three digits: carry z as z +
+  // dz (sqrt(1/2) split in two doubles, the product's error from fma) and apply dz to first order, d erfc /
+  // dz = -2/sqrt(pi) e^-z^2.
   constexpr double kSqrtHalfHi = 0x1.6a09e667f3bcdp-1, kSqrtHalfLo = -4.833646656726457e-17;
   constexpr double kTwoOverSqrtPi = 1.1283791670955126;
   const double z = -x * kSqrtHalfHi;
@@ -100,7 +104,8 @@ double normal_quantile(double p) {
     const double r = 0.180625 - q * q;
     return q * poly7(kA, r) / poly7(kB, r);
   }
-  // 1 - p is exact for p > 0.5 (Sterbenz), so the upper tail is as accurate as the grid of doubles near 1 allows.
+  // 1 - p is exact for p > 0.5 (Sterbenz), so the upper tail is as accurate as the grid of doubles near 1
+  // allows.
   double r = std::sqrt(-std::log(q < 0.0 ? p : 1.0 - p));
   double x;
   if (r <= 5.0) {

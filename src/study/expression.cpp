@@ -98,7 +98,8 @@ class Parser {
   }
   std::string word() {
     const std::size_t begin = at_;
-    while (at_ < text_.size() && (std::isalnum(static_cast<unsigned char>(text_[at_])) || text_[at_] == '_')) ++at_;
+    while (at_ < text_.size() && (std::isalnum(static_cast<unsigned char>(text_[at_])) || text_[at_] == '_'))
+      ++at_;
     return text_.substr(begin, at_ - begin);
   }
   void atom() {
@@ -136,9 +137,9 @@ class Parser {
     if (std::isalpha(static_cast<unsigned char>(c))) {
       const std::size_t begin = at_;
       const std::string name = word();
-      static const std::pair<const char*, Op> kFunctions[] = {{"sqrt", Op::sqrt}, {"exp", Op::exp}, {"log", Op::log},
-                                                               {"sin", Op::sin},   {"cos", Op::cos}, {"tan", Op::tan},
-                                                               {"abs", Op::abs}};
+      static const std::pair<const char*, Op> kFunctions[] = {
+          {"sqrt", Op::sqrt}, {"exp", Op::exp}, {"log", Op::log}, {"sin", Op::sin},
+          {"cos", Op::cos},   {"tan", Op::tan}, {"abs", Op::abs}};
       for (const auto& [function, op] : kFunctions)
         if (name == function) {
           if (!take('(')) fail(name + " needs its argument in parentheses");
@@ -148,7 +149,8 @@ class Parser {
           return;
         }
       at_ = begin;
-      fail("unknown name '" + name + "' (parameters are written $name; functions: sqrt, exp, log, sin, cos, tan, abs)");
+      fail("unknown name '" + name +
+           "' (parameters are written $name; functions: sqrt, exp, log, sin, cos, tan, abs)");
     }
     fail(std::string("unexpected '") + c + "'");
   }
@@ -167,34 +169,67 @@ double evaluate(const Expression& expression, const std::vector<double>& values)
   int top = 0;
   for (const Expression::Step& s : expression.program) {
     switch (s.op) {
-      case Op::number: stack[top++] = s.value; continue;
-      case Op::name: stack[top++] = values[static_cast<std::size_t>(s.name)]; continue;
-      default: break;
+      case Op::number:
+        stack[top++] = s.value;
+        continue;
+      case Op::name:
+        stack[top++] = values[static_cast<std::size_t>(s.name)];
+        continue;
+      default:
+        break;
     }
     if (s.op >= Op::negate) {
       double& x = stack[top - 1];
       switch (s.op) {
-        case Op::negate: x = -x; break;
-        case Op::sqrt: x = std::sqrt(x); break;
-        case Op::exp: x = std::exp(x); break;
-        case Op::log: x = std::log(x); break;
-        case Op::sin: x = std::sin(x); break;
-        case Op::cos: x = std::cos(x); break;
-        case Op::tan: x = std::tan(x); break;
-        case Op::abs: x = std::fabs(x); break;
-        default: break;
+        case Op::negate:
+          x = -x;
+          break;
+        case Op::sqrt:
+          x = std::sqrt(x);
+          break;
+        case Op::exp:
+          x = std::exp(x);
+          break;
+        case Op::log:
+          x = std::log(x);
+          break;
+        case Op::sin:
+          x = std::sin(x);
+          break;
+        case Op::cos:
+          x = std::cos(x);
+          break;
+        case Op::tan:
+          x = std::tan(x);
+          break;
+        case Op::abs:
+          x = std::fabs(x);
+          break;
+        default:
+          break;
       }
       continue;
     }
     const double b = stack[--top];
     double& a = stack[top - 1];
     switch (s.op) {
-      case Op::add: a += b; break;
-      case Op::subtract: a -= b; break;
-      case Op::multiply: a *= b; break;
-      case Op::divide: a /= b; break;
-      case Op::power: a = std::pow(a, b); break;
-      default: break;
+      case Op::add:
+        a += b;
+        break;
+      case Op::subtract:
+        a -= b;
+        break;
+      case Op::multiply:
+        a *= b;
+        break;
+      case Op::divide:
+        a /= b;
+        break;
+      case Op::power:
+        a = std::pow(a, b);
+        break;
+      default:
+        break;
     }
   }
   return stack[0];

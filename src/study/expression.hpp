@@ -1,16 +1,31 @@
 #pragma once
-// The arithmetic of a study's derived parameters ("0.3 + $m_b * 9.81 / $k_s": a spring's free length that keeps
-// every sampled car in static equilibrium): numbers, $names, + - * / ^ (right-associative), unary minus,
-// parentheses and the functions sqrt, exp, log, sin, cos, tan, abs. Parsed once into a postfix program over the
-// names it uses; evaluated per instance in O(length).
+// The arithmetic of a study's derived parameters ("0.3 + $m_b * 9.81 / $k_s": a spring's free length that
+// keeps every sampled car in static equilibrium): numbers, $names, + - * / ^ (right-associative), unary
+// minus, parentheses and the functions sqrt, exp, log, sin, cos, tan, abs. Parsed once into a postfix program
+// over the names it uses; evaluated per instance in O(length).
 #include <string>
 #include <vector>
 
 namespace myriad::study {
 
 struct Expression {
-  enum class Op : unsigned char { number, name, add, subtract, multiply, divide, power, negate, sqrt, exp, log, sin,
-                                  cos, tan, abs };
+  enum class Op : unsigned char {
+    number,
+    name,
+    add,
+    subtract,
+    multiply,
+    divide,
+    power,
+    negate,
+    sqrt,
+    exp,
+    log,
+    sin,
+    cos,
+    tan,
+    abs
+  };
   struct Step {
     Op op = Op::number;
     double value = 0.0;  // number

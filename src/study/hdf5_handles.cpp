@@ -27,7 +27,8 @@ Handle string_type(const std::string& where) {
 }
 
 void remove_attribute(hid_t object, const std::string& name, const std::string& where) {
-  if (has_attribute(object, name)) check(H5Adelete(object, name.c_str()), where, "removing attribute " + name);
+  if (has_attribute(object, name))
+    check(H5Adelete(object, name.c_str()), where, "removing attribute " + name);
 }
 
 void write_attribute(hid_t object, const std::string& name, hid_t type, hid_t space, const void* data,
@@ -62,8 +63,8 @@ std::pair<Handle, Handle> row_spaces(hid_t dataset, hsize_t row0, hsize_t rows, 
 Handle create_dataset(hid_t parent, const std::string& name, hid_t type, const std::vector<hsize_t>& dims,
                       hsize_t chunk_rows, int deflate, const std::string& where) {
   const std::string what = "creating dataset " + name;
-  const Handle space = checked(H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr), H5Sclose,
-                               where, what);
+  const Handle space =
+      checked(H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr), H5Sclose, where, what);
   const Handle properties = checked(H5Pcreate(H5P_DATASET_CREATE), H5Pclose, where, what);
   bool any_rows = true;
   for (hsize_t d : dims) any_rows = any_rows && d > 0;
@@ -76,14 +77,16 @@ Handle create_dataset(hid_t parent, const std::string& name, hid_t type, const s
       check(H5Pset_deflate(properties.get(), static_cast<unsigned>(deflate)), where, what);
     }
   }
-  // Rows not yet written read as NaN (doubles) or the type's zero: an unfinished file never shows plausible data.
+  // Rows not yet written read as NaN (doubles) or the type's zero: an unfinished file never shows plausible
+  // data.
   if (H5Tequal(type, H5T_NATIVE_DOUBLE) > 0) {
     const double nan = std::numeric_limits<double>::quiet_NaN();
     check(H5Pset_fill_value(properties.get(), H5T_NATIVE_DOUBLE, &nan), where, what);
   }
   check(H5Pset_fill_time(properties.get(), H5D_FILL_TIME_ALLOC), where, what);
-  return checked(H5Dcreate2(parent, name.c_str(), type, space.get(), H5P_DEFAULT, properties.get(), H5P_DEFAULT),
-                 H5Dclose, where, what);
+  return checked(
+      H5Dcreate2(parent, name.c_str(), type, space.get(), H5P_DEFAULT, properties.get(), H5P_DEFAULT),
+      H5Dclose, where, what);
 }
 
 void write_rows(hid_t dataset, hid_t memory_type, hsize_t row0, hsize_t rows, const void* data,
@@ -94,7 +97,8 @@ void write_rows(hid_t dataset, hid_t memory_type, hsize_t row0, hsize_t rows, co
         "writing rows");
 }
 
-void read_rows(hid_t dataset, hid_t memory_type, hsize_t row0, hsize_t rows, void* data, const std::string& where) {
+void read_rows(hid_t dataset, hid_t memory_type, hsize_t row0, hsize_t rows, void* data,
+               const std::string& where) {
   if (rows == 0) return;
   const auto [file_space, memory_space] = row_spaces(dataset, row0, rows, where);
   check(H5Dread(dataset, memory_type, memory_space.get(), file_space.get(), H5P_DEFAULT, data), where,
@@ -110,7 +114,8 @@ std::vector<hsize_t> dataset_dims(hid_t dataset, const std::string& where) {
   return dims;
 }
 
-void set_attribute(hid_t object, const std::string& name, const std::string& value, const std::string& where) {
+void set_attribute(hid_t object, const std::string& name, const std::string& value,
+                   const std::string& where) {
   const Handle type = string_type(where);
   const Handle space = checked(H5Screate(H5S_SCALAR), H5Sclose, where, "a dataspace");
   const char* text = value.c_str();
@@ -122,8 +127,8 @@ void set_attribute(hid_t object, const std::string& name, const std::vector<std:
   const Handle type = string_type(where);
   const hsize_t n = values.size();
   // An empty list is a null dataspace: HDF5 refuses attributes of extent 0.
-  const Handle space = checked(n == 0 ? H5Screate(H5S_NULL) : H5Screate_simple(1, &n, nullptr), H5Sclose, where,
-                               "a dataspace");
+  const Handle space = checked(n == 0 ? H5Screate(H5S_NULL) : H5Screate_simple(1, &n, nullptr), H5Sclose,
+                               where, "a dataspace");
   std::vector<const char*> texts;
   for (const std::string& v : values) texts.push_back(v.c_str());
   write_attribute(object, name, type.get(), space.get(), texts.data(), where);
@@ -142,7 +147,8 @@ void set_attribute(hid_t object, const std::string& name, long long value, const
 bool has_attribute(hid_t object, const std::string& name) { return H5Aexists(object, name.c_str()) > 0; }
 
 std::vector<std::string> strings_attribute(hid_t object, const std::string& name, const std::string& where) {
-  const Handle attribute = checked(H5Aopen(object, name.c_str(), H5P_DEFAULT), H5Aclose, where, "attribute " + name);
+  const Handle attribute =
+      checked(H5Aopen(object, name.c_str(), H5P_DEFAULT), H5Aclose, where, "attribute " + name);
   const Handle space = checked(H5Aget_space(attribute.get()), H5Sclose, where, "attribute " + name);
   const hssize_t n = H5Sget_simple_extent_npoints(space.get());
   if (n < 0) throw std::runtime_error(where + ": attribute " + name + " failed (HDF5)");
@@ -163,7 +169,8 @@ std::string string_attribute(hid_t object, const std::string& name, const std::s
 }
 
 long long integer_attribute(hid_t object, const std::string& name, const std::string& where) {
-  const Handle attribute = checked(H5Aopen(object, name.c_str(), H5P_DEFAULT), H5Aclose, where, "attribute " + name);
+  const Handle attribute =
+      checked(H5Aopen(object, name.c_str(), H5P_DEFAULT), H5Aclose, where, "attribute " + name);
   long long value = 0;
   check(H5Aread(attribute.get(), H5T_NATIVE_LLONG, &value), where, "reading attribute " + name);
   return value;

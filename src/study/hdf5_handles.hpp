@@ -1,7 +1,8 @@
 #pragma once
-// Owning handles for the HDF5 C library's identifiers (files, groups, datasets, dataspaces, types, property lists,
-// attributes) and the few typed reads and writes the results file needs. Every failure throws std::runtime_error
-// naming the file and the object, so a study never goes on past a write that did not happen.
+// Owning handles for the HDF5 C library's identifiers (files, groups, datasets, dataspaces, types, property
+// lists, attributes) and the few typed reads and writes the results file needs. Every failure throws
+// std::runtime_error naming the file and the object, so a study never goes on past a write that did not
+// happen.
 #include <hdf5.h>
 
 #include <string>
@@ -44,13 +45,15 @@ class Handle {
 Handle checked(hid_t id, Handle::Close close, const std::string& where, const std::string& what);
 void check(herr_t status, const std::string& where, const std::string& what);
 
-// Datasets of doubles, 64-bit integers, 32-bit integers or bytes, rank 1 or 2, created full size. chunk_rows > 0
-// makes them chunked along the first dimension (gzip level `deflate` when > 0, with the byte shuffle).
+// Datasets of doubles, 64-bit integers, 32-bit integers or bytes, rank 1 or 2, created full size. chunk_rows
+// > 0 makes them chunked along the first dimension (gzip level `deflate` when > 0, with the byte shuffle).
 Handle create_dataset(hid_t parent, const std::string& name, hid_t type, const std::vector<hsize_t>& dims,
                       hsize_t chunk_rows, int deflate, const std::string& where);
 // Rows [row0, row0 + rows) of a rank-1 or rank-2 dataset (all columns) from / into memory of the given type.
-void write_rows(hid_t dataset, hid_t memory_type, hsize_t row0, hsize_t rows, const void* data, const std::string& where);
-void read_rows(hid_t dataset, hid_t memory_type, hsize_t row0, hsize_t rows, void* data, const std::string& where);
+void write_rows(hid_t dataset, hid_t memory_type, hsize_t row0, hsize_t rows, const void* data,
+                const std::string& where);
+void read_rows(hid_t dataset, hid_t memory_type, hsize_t row0, hsize_t rows, void* data,
+               const std::string& where);
 std::vector<hsize_t> dataset_dims(hid_t dataset, const std::string& where);
 
 // Attributes on a file, group or dataset (replaced when present).

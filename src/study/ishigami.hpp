@@ -1,7 +1,8 @@
 #pragma once
-// The Ishigami function (Ishigami & Homma 1990), the standard test of a sensitivity analysis: with x1..x3 uniform
-// on [-pi, pi], a = 7, b = 0.1 its Sobol' indices are known in closed form (S1 = 0.3139, 0.4424, 0;
-// ST = 0.5576, 0.4424, 0.2437). A study whose model is "builtin:ishigami" evaluates it in place of a simulation.
+// The Ishigami function (Ishigami & Homma 1990), the standard test of a sensitivity analysis: with x1..x3
+// uniform on [-pi, pi], a = 7, b = 0.1 its Sobol' indices are known in closed form (S1 = 0.3139, 0.4424, 0;
+// ST = 0.5576, 0.4424, 0.2437). A study whose model is "builtin:ishigami" evaluates it in place of a
+// simulation.
 #include <cmath>
 
 namespace myriad::study {

@@ -1,6 +1,6 @@
-// StudyRanks over MPI (OpenMPI from Debian). Without MPI in the build, or without a launcher, one process. A rank
-// takes its GPU before any CUDA call: CUDA_VISIBLE_DEVICES = local rank mod the node's GPU count, the count read
-// from the driver's /proc entries so that no CUDA context is made here.
+// StudyRanks over MPI (OpenMPI from Debian). Without MPI in the build, or without a launcher, one process. A
+// rank takes its GPU before any CUDA call: CUDA_VISIBLE_DEVICES = local rank mod the node's GPU count, the
+// count read from the driver's /proc entries so that no CUDA context is made here.
 #include <cstdlib>
 #include <filesystem>
 #include <stdexcept>
@@ -89,9 +89,11 @@ StudyRanks begin_ranks() {
   };
 #else
   // A launcher without MPI in this build would start `size` independent copies of the whole study.
-  if (launched_by_mpi() && environment_integer("OMPI_COMM_WORLD_SIZE", environment_integer("PMI_SIZE", 1)) > 1)
-    throw std::runtime_error("started by an MPI launcher, but this myriad was built without MPI (install "
-                             "libopenmpi-dev and build again)");
+  if (launched_by_mpi() &&
+      environment_integer("OMPI_COMM_WORLD_SIZE", environment_integer("PMI_SIZE", 1)) > 1)
+    throw std::runtime_error(
+        "started by an MPI launcher, but this myriad was built without MPI (install "
+        "libopenmpi-dev and build again)");
 #endif
   return ranks;
 }

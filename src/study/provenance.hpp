@@ -1,7 +1,7 @@
 #pragma once
-// Where a results file came from, as the attributes on its root: Myriad's version and git commit, how it was built
-// (compiler, flags, floating-point contraction), the backend and the machine, the run's settings, the model and
-// study files' text and SHA-256, the sampler and seed, the start time.
+// Where a results file came from, as the attributes on its root: Myriad's version and git commit, how it was
+// built (compiler, flags, floating-point contraction), the backend and the machine, the run's settings, the
+// model and study files' text and SHA-256, the sampler and seed, the start time.
 #include <string>
 #include <utility>
 #include <vector>

@@ -1,10 +1,12 @@
-// The results file's layout on the HDF5 C API. Chunked row storage sized to about 1 MiB per HDF5 chunk; series
-// compressed (gzip 4 with the byte shuffle), whose output depends only on the bytes, so equal data gives equal
-// datasets however the run was split or interrupted.
+// The results file's layout on the HDF5 C API. Chunked row storage sized to about 1 MiB per HDF5 chunk;
+// series compressed (gzip 4 with the byte shuffle), whose output depends only on the bytes, so equal data
+// gives equal datasets however the run was split or interrupted.
 #include "study/results_file.hpp"
 
 #include <algorithm>
 #include <stdexcept>
+
+#include "myriad/myriad.hpp"
 
 namespace myriad::study {
 namespace {
@@ -14,7 +16,8 @@ constexpr long long kFormatVersion = 1;
 
 // Rows per HDF5 chunk: about 1 MiB of doubles, never more than the dataset has.
 hsize_t storage_rows(long long instances, std::size_t columns) {
-  const long long rows = std::max<long long>(1, (1LL << 17) / static_cast<long long>(std::max<std::size_t>(1, columns)));
+  const long long rows =
+      std::max<long long>(1, (1LL << 17) / static_cast<long long>(std::max<std::size_t>(1, columns)));
   return static_cast<hsize_t>(std::min(rows, std::max<long long>(1, instances)));
 }
 
@@ -44,7 +47,8 @@ ResultsFile ResultsFile::create(const std::string& path, const ResultsLayout& la
   const hsize_t n = to_h(layout.instances);
   const std::size_t p = layout.parameter_names.size(), k = layout.kpi_names.size();
   {
-    const h5::Handle d = h5::create_dataset(root, "parameters", H5T_IEEE_F64LE, {n, p}, storage_rows(layout.instances, p), 0, w);
+    const h5::Handle d = h5::create_dataset(root, "parameters", H5T_IEEE_F64LE, {n, p},
+                                            storage_rows(layout.instances, p), 0, w);
     h5::set_attribute(d.get(), "names", layout.parameter_names, w);
     h5::set_attribute(d.get(), "units", layout.parameter_units, w);
   }
@@ -56,7 +60,8 @@ ResultsFile ResultsFile::create(const std::string& path, const ResultsLayout& la
     h5::set_attribute(d.get(), "expressions", layout.derived_expressions, w);
   }
   {
-    const h5::Handle d = h5::create_dataset(root, "kpis", H5T_IEEE_F64LE, {n, k}, storage_rows(layout.instances, k), 0, w);
+    const h5::Handle d =
+        h5::create_dataset(root, "kpis", H5T_IEEE_F64LE, {n, k}, storage_rows(layout.instances, k), 0, w);
     h5::set_attribute(d.get(), "names", layout.kpi_names, w);
     h5::set_attribute(d.get(), "units", layout.kpi_units, w);
   }
@@ -64,11 +69,13 @@ ResultsFile ResultsFile::create(const std::string& path, const ResultsLayout& la
     const h5::Handle g = h5::create_group(root, "instances", w);
     const hsize_t rows = storage_rows(layout.instances, 1);
     const h5::Handle status = h5::create_dataset(g.get(), "status", H5T_STD_I32LE, {n}, rows, 0, w);
-    std::vector<std::string> names = {"ok", "step_size_too_small", "max_steps", "non_finite", "singular_matrix",
-                                      "projection_failed"};
+    std::vector<std::string> names;
+    for (std::size_t code = 0; code < kStatusCodes; ++code)
+      names.emplace_back(api::status_name(static_cast<int>(code)));
     h5::set_attribute(status.get(), "names", names, w);
     h5::create_dataset(g.get(), "failure_time", H5T_IEEE_F64LE, {n}, rows, 0, w);
-    for (const char* counter : {"steps", "rejected", "function_evaluations", "jacobian_evaluations", "lu_factorizations"})
+    for (const char* counter :
+         {"steps", "rejected", "function_evaluations", "jacobian_evaluations", "lu_factorizations"})
       h5::create_dataset(g.get(), counter, H5T_STD_I64LE, {n}, rows, 0, w);
   }
   {
@@ -83,7 +90,8 @@ ResultsFile ResultsFile::create(const std::string& path, const ResultsLayout& la
   }
   {
     const h5::Handle g = h5::create_group(root, "chunks", w);
-    const h5::Handle done = h5::create_dataset(g.get(), "done", H5T_STD_U8LE, {to_h(layout.chunks())}, 0, 0, w);
+    const h5::Handle done =
+        h5::create_dataset(g.get(), "done", H5T_STD_U8LE, {to_h(layout.chunks())}, 0, 0, w);
     h5::set_attribute(done.get(), "rows_per_chunk", layout.chunk, w);
   }
   h5::create_group(root, "statistics", w);
@@ -97,16 +105,18 @@ ResultsFile ResultsFile::open(const std::string& path, bool writable) {
   ResultsFile f;
   f.path_ = path;
   const std::string& w = path;
-  f.file_ = h5::checked(H5Fopen(path.c_str(), writable ? H5F_ACC_RDWR : H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose, w,
-                        "opening the file (not an HDF5 file, or one cut off inside a write: a crash there can damage "
-                        "it; remove it to start over)");
+  f.file_ = h5::checked(
+      H5Fopen(path.c_str(), writable ? H5F_ACC_RDWR : H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose, w,
+      "opening the file (not an HDF5 file, or one cut off inside a write: a crash there can damage "
+      "it; remove it to start over)");
   const hid_t root = f.file_.get();
   if (!h5::has_attribute(root, "format") || h5::string_attribute(root, "format", w) != kFormat)
-    throw std::runtime_error(path + ": not a Myriad study results file (no format attribute \"" + kFormat + "\")");
+    throw std::runtime_error(path + ": not a Myriad study results file (no format attribute \"" + kFormat +
+                             "\")");
   if (h5::integer_attribute(root, "format_version", w) != kFormatVersion)
     throw std::runtime_error(path + ": results format version " +
-                             std::to_string(h5::integer_attribute(root, "format_version", w)) + ", this Myriad reads " +
-                             std::to_string(kFormatVersion));
+                             std::to_string(h5::integer_attribute(root, "format_version", w)) +
+                             ", this Myriad reads " + std::to_string(kFormatVersion));
   ResultsLayout& l = f.layout_;
   l.instances = h5::integer_attribute(root, "instances", w);
   l.chunk = h5::integer_attribute(root, "chunk", w);
@@ -213,9 +223,9 @@ void ResultsFile::write_statistics(std::size_t signal, const std::vector<double>
   }
 }
 
-void ResultsFile::write_sobol(const std::string& kpi, const std::vector<double>& s1, const std::vector<double>& s1_conf,
-                              const std::vector<double>& st, const std::vector<double>& st_conf, int resamples,
-                              double confidence) {
+void ResultsFile::write_sobol(const std::string& kpi, const std::vector<double>& s1,
+                              const std::vector<double>& s1_conf, const std::vector<double>& st,
+                              const std::vector<double>& st_conf, int resamples, double confidence) {
   const std::string& w = path_;
   const h5::Handle sobol = h5::open_group(file_.get(), "sobol", w);
   if (H5Lexists(sobol.get(), kpi.c_str(), H5P_DEFAULT) > 0)
@@ -246,14 +256,16 @@ void ResultsFile::set_number(const std::string& name, double value) {
 }
 
 std::string ResultsFile::text(const std::string& name) const {
-  return h5::has_attribute(file_.get(), name) ? h5::string_attribute(file_.get(), name, path_) : std::string();
+  return h5::has_attribute(file_.get(), name) ? h5::string_attribute(file_.get(), name, path_)
+                                              : std::string();
 }
 
 void ResultsFile::flush() { h5::check(H5Fflush(file_.get(), H5F_SCOPE_GLOBAL), path_, "flushing"); }
 
 void ResultsFile::reopen() {
   if (file_) return;
-  file_ = h5::checked(H5Fopen(path_.c_str(), H5F_ACC_RDWR, H5P_DEFAULT), H5Fclose, path_, "opening the file again");
+  file_ = h5::checked(H5Fopen(path_.c_str(), H5F_ACC_RDWR, H5P_DEFAULT), H5Fclose, path_,
+                      "opening the file again");
 }
 
 void ResultsFile::close() {

@@ -8,16 +8,17 @@
 #include <chrono>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <future>
 #include <memory>
 #include <mutex>
-#include <fstream>
 #include <optional>
 #include <sstream>
 #include <stdexcept>
 #include <system_error>
 #include <thread>
 
+#include "io/atomic_file.hpp"
 #include "io/temporary_files.hpp"
 #include "study/chunk_evaluation.hpp"
 #include "study/chunk_message.hpp"
@@ -48,7 +49,8 @@ std::string read_text(const std::string& path) {
 void check_output_path(const std::string& out) {
   struct stat st {};
   if (::lstat(out.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
-    throw std::runtime_error(out + ": the results file would replace something that is not a regular file");
+    throw std::runtime_error(out + ": the results file would replace " + special_file_kind(st.st_mode) +
+                             ", not a regular file");
   const fs::path folder = fs::path(out).parent_path();
   if (!folder.empty() && !fs::is_directory(folder))
     throw std::runtime_error(out + ": the folder " + folder.string() + " does not exist");
@@ -64,7 +66,8 @@ long long chunk_rows_for(const StudySpec& spec, const ChunkPlan& plan) {
   const api::SimulationDefaults d = plan.model->defaults();
   const double times = spec.run.t_end.value_or(d.t_end) / spec.run.dt_out.value_or(d.dt_out) + 2.0;
   const double bytes = times * static_cast<double>(plan.model->signal_names().size()) * 8.0;
-  return std::max<long long>(1, std::min<long long>(kDefaultChunk, static_cast<long long>(kChunkSeriesBytes / bytes)));
+  return std::max<long long>(
+      1, std::min<long long>(kDefaultChunk, static_cast<long long>(kChunkSeriesBytes / bytes)));
 }
 
 ResultsLayout layout_for(const StudySpec& spec, const ChunkPlan& plan, const Design& design, long long chunk,
@@ -143,31 +146,36 @@ Start unpack_start(const std::vector<unsigned char>& bytes) {
   std::memcpy(header, bytes.data(), sizeof header);
   s.chunk = header[0];
   const std::size_t at = sizeof header, length = static_cast<std::size_t>(header[1]);
-  s.error.assign(bytes.begin() + static_cast<std::ptrdiff_t>(at), bytes.begin() + static_cast<std::ptrdiff_t>(at + length));
+  s.error.assign(bytes.begin() + static_cast<std::ptrdiff_t>(at),
+                 bytes.begin() + static_cast<std::ptrdiff_t>(at + length));
   s.done.assign(bytes.begin() + static_cast<std::ptrdiff_t>(at + length), bytes.end());
   return s;
 }
 
 // Rank 0's checks before a run: the output paths, an unfinished run and --resume, a changed study or model.
-std::optional<ResultsFile> open_or_check(const StudySpec& spec, const StudyRunOptions& options, const std::string& out,
-                                         const std::string& model_text) {
+std::optional<ResultsFile> open_or_check(const StudySpec& spec, const StudyRunOptions& options,
+                                         const std::string& out, const std::string& model_text) {
   const std::string part = partial_path(out);
   check_output_path(out);
   check_output_path(part);
   const bool unfinished = fs::exists(part);
   if (options.resume && !unfinished)
-    throw std::runtime_error(part + ": nothing to resume (no unfinished run of this study" +
-                             (fs::exists(out) ? std::string("; ") + out + " is a finished one)" : std::string(")")));
+    throw std::runtime_error(
+        part + ": nothing to resume (no unfinished run of this study" +
+        (fs::exists(out) ? std::string("; ") + out + " is a finished one)" : std::string(")")));
   if (!options.resume && unfinished)
-    throw std::runtime_error(part + ": an unfinished run of a study is here: --resume continues it; remove the file "
+    throw std::runtime_error(part +
+                             ": an unfinished run of a study is here: --resume continues it; remove the file "
                              "to start over");
   if (!options.resume) return std::nullopt;
   ResultsFile file = ResultsFile::open(part, true);
   if (file.text("study_sha256") != sha256_hex(spec.text))
-    throw std::runtime_error(part + ": the study file changed since this run began (its SHA-256 differs): resuming "
+    throw std::runtime_error(part +
+                             ": the study file changed since this run began (its SHA-256 differs): resuming "
                              "would mix two studies; remove the file to start over");
   if (file.text("model_sha256") != sha256_hex(model_text))
-    throw std::runtime_error(part + ": the model file " + spec.model + " changed since this run began (its SHA-256 "
+    throw std::runtime_error(part + ": the model file " + spec.model +
+                             " changed since this run began (its SHA-256 "
                              "differs); remove the file to start over");
   return file;
 }
@@ -181,8 +189,10 @@ void check_design_matches(const ResultsFile& file, const Design& design) {
     const long long n = std::min<long long>(4096, design.rows - r0);
     rows.resize(static_cast<std::size_t>(n) * p);
     file.read_parameters(r0, n, rows.data());
-    if (std::memcmp(rows.data(), design.values.data() + r0 * static_cast<long long>(p), rows.size() * sizeof(double)))
-      throw std::runtime_error(file.path() + ": the design drawn again differs from the file's (a table or the "
+    if (std::memcmp(rows.data(), design.values.data() + r0 * static_cast<long long>(p),
+                    rows.size() * sizeof(double)))
+      throw std::runtime_error(file.path() +
+                               ": the design drawn again differs from the file's (a table or the "
                                "sampler changed since this run began); remove the file to start over");
   }
 }
@@ -198,7 +208,8 @@ StudyOutcome run_study(const StudySpec& spec, const StudyRunOptions& options) {
   if (out.empty())
     throw std::runtime_error(spec.file + ": no results file: give \"output\" in the study file or --out");
   const std::string part = partial_path(out);
-  const std::string model_text = spec.model == kIshigamiModel ? std::string(kIshigamiModel) : read_text(spec.model);
+  const std::string model_text =
+      spec.model == kIshigamiModel ? std::string(kIshigamiModel) : read_text(spec.model);
 
   StudyOutcome outcome;
   std::optional<ResultsFile> file;
@@ -234,7 +245,9 @@ StudyOutcome run_study(const StudySpec& spec, const StudyRunOptions& options) {
   if (root) {
     begin.chunk = file ? file->layout().chunk : chunk_rows_for(spec, plan);
     const long long total = design ? design->rows : file->layout().instances;
-    begin.done = file ? file->chunks_done() : std::vector<std::uint8_t>(static_cast<std::size_t>((total + begin.chunk - 1) / begin.chunk), 0);
+    begin.done = file ? file->chunks_done()
+                      : std::vector<std::uint8_t>(
+                            static_cast<std::size_t>((total + begin.chunk - 1) / begin.chunk), 0);
     if (file && design) check_design_matches(*file, *design);
   }
   if (distributed) {
@@ -284,8 +297,8 @@ StudyOutcome run_study(const StudySpec& spec, const StudyRunOptions& options) {
       const Provenance provenance = study_provenance(spec, model_text);
       if (options.temporary) temporary_slot = register_temporary_file(part);
       try {
-        file = ResultsFile::create(part, layout_for(spec, plan, *design, chunk, c.series_times), provenance.text,
-                                   provenance.numbers);
+        file = ResultsFile::create(part, layout_for(spec, plan, *design, chunk, c.series_times),
+                                   provenance.text, provenance.numbers);
         for (long long r0 = 0; r0 < total; r0 += chunk) {
           const long long n = std::min(chunk, total - r0);
           file->write_parameters(r0, n, design->values.data() + r0 * static_cast<long long>(p));
@@ -304,7 +317,8 @@ StudyOutcome run_study(const StudySpec& spec, const StudyRunOptions& options) {
     {
       const std::lock_guard<std::mutex> lock(counters);
       for (std::int32_t s : c.status)
-        if (s >= 0 && s < 6) ++outcome.status_counts[static_cast<std::size_t>(s)];
+        if (s >= 0 && static_cast<std::size_t>(s) < kStatusCodes)
+          ++outcome.status_counts[static_cast<std::size_t>(s)];
       ++outcome.chunks_run;
       outcome.rank_instances[static_cast<std::size_t>(source)] += c.rows;
       rows_done += c.rows;
@@ -312,11 +326,12 @@ StudyOutcome run_study(const StudySpec& spec, const StudyRunOptions& options) {
     }
     report(0);
   };
-  // Chunk k is written on a thread of its own while chunk k + 1 computes; one write in flight at a time (so the
-  // file sees one thread at a time, and memory holds at most two chunks' results). Without a thread to spare the
-  // write happens here.
+  // Chunk k is written on a thread of its own while chunk k + 1 computes; one write in flight at a time (so
+  // the file sees one thread at a time, and memory holds at most two chunks' results). Without a thread to
+  // spare the write happens here.
   std::future<void> writing;
-  bool file_ready = file.has_value();  // the caller's view: a chunk was handed to the writer, or the file existed
+  bool file_ready =
+      file.has_value();  // the caller's view: a chunk was handed to the writer, or the file existed
   const auto submit = [&](long long k, ChunkRows&& c, int source) {
     if (writing.valid()) writing.get();  // rethrows what the previous write threw
     file_ready = true;
@@ -346,8 +361,8 @@ StudyOutcome run_study(const StudySpec& spec, const StudyRunOptions& options) {
           break;
         case MessageKind::failed: {
           const std::string reason = unpack_failure(message, k);
-          outcome.failure += (outcome.failure.empty() ? "" : "; ") + std::string("rank ") + std::to_string(source) +
-                             " failed at chunk " + std::to_string(k) + ": " + reason;
+          outcome.failure += (outcome.failure.empty() ? "" : "; ") + std::string("rank ") +
+                             std::to_string(source) + " failed at chunk " + std::to_string(k) + ": " + reason;
           ++ends;
           break;
         }
@@ -388,7 +403,7 @@ StudyOutcome run_study(const StudySpec& spec, const StudyRunOptions& options) {
     ranks.send_to_root(pack_end(stopped));
     return outcome;
   }
-  receive(true);  // every worker's chunks and last word
+  receive(true);                       // every worker's chunks and last word
   if (writing.valid()) writing.get();  // the last chunk in the file before anything else touches it
   file->reopen();
   if (distributed)
@@ -418,7 +433,8 @@ StudyOutcome run_study(const StudySpec& spec, const StudyRunOptions& options) {
       status.resize(static_cast<std::size_t>(n));
       file->read_status_rows(r0, n, status.data());
       for (std::int32_t s : status)
-        if (s >= 0 && s < 6) ++outcome.status_counts[static_cast<std::size_t>(s)];
+        if (s >= 0 && static_cast<std::size_t>(s) < kStatusCodes)
+          ++outcome.status_counts[static_cast<std::size_t>(s)];
     }
   }
   file->set_text("end_time", utc_now());

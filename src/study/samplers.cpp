@@ -24,8 +24,8 @@ std::vector<double> latin_hypercube(long long rows, int dims, std::uint64_t seed
     for (std::size_t i = 0; i < n; ++i) {
       const auto k = static_cast<double>(perm[i]);
       double u = (k + rng.uniform()) / count;
-      // (k + U) / N can round onto the stratum's upper edge (or, for large N, just across either edge); step back
-      // inside so that floor(u N) == k holds in floating point too: exactly one point per stratum.
+      // (k + U) / N can round onto the stratum's upper edge (or, for large N, just across either edge); step
+      // back inside so that floor(u N) == k holds in floating point too: exactly one point per stratum.
       while (std::floor(u * count) > k) u = std::nextafter(u, 0.0);
       while (std::floor(u * count) < k) u = std::nextafter(u, 1.0);
       out[i * m + j] = u;

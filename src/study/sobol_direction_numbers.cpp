@@ -1,9 +1,9 @@
 // Sobol' initial direction numbers: Joe & Kuo 2008 ("Constructing Sobol sequences with better two-dimensional
-// projections", SIAM J. Sci. Comput. 30), file new-joe-kuo-6.21201, first 1024 dimensions, as shipped by scipy
-// (scipy/stats/_sobol_direction_numbers.npz, arrays poly and vinit). Generated once; do not edit by hand.
-// Each row: the primitive polynomial with its leading and constant terms as bits (x^3 + x + 1 -> 0b1011 = 11, degree
-// = bit length - 1), then its initial m_1..m_degree (m_j odd, below 2^j), zero-padded. Row 0 (van der Corput) has
-// degree 0: every m_j is 1.
+// projections", SIAM J. Sci. Comput. 30), file new-joe-kuo-6.21201, first 1024 dimensions, as shipped by
+// scipy (scipy/stats/_sobol_direction_numbers.npz, arrays poly and vinit). Generated once; do not edit by
+// hand. Each row: the primitive polynomial with its leading and constant terms as bits (x^3 + x + 1 -> 0b1011
+// = 11, degree = bit length - 1), then its initial m_1..m_degree (m_j odd, below 2^j), zero-padded. Row 0
+// (van der Corput) has degree 0: every m_j is 1.
 #include "study/sobol_direction_numbers.hpp"
 
 namespace myriad::study {

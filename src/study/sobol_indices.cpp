@@ -1,6 +1,6 @@
 // Sobol' indices: the estimators of Saltelli et al. (2010) as SALib writes them, first order
-// S1_j = mean(f_B (f_ABj - f_A)) / V and total ST_j = mean((f_A - f_ABj)^2) / (2 V), V the variance of f_A and f_B
-// together, after SALib's normalisation y <- (y - mean) / sd over all rows.
+// S1_j = mean(f_B (f_ABj - f_A)) / V and total ST_j = mean((f_A - f_ABj)^2) / (2 V), V the variance of f_A
+// and f_B together, after SALib's normalisation y <- (y - mean) / sd over all rows.
 #include "study/sobol_indices.hpp"
 
 #include <cmath>
@@ -49,12 +49,12 @@ double sample_sd(const std::vector<double>& v) {
 
 }  // namespace
 
-SobolIndices sobol_indices(const std::vector<double>& y_raw, long long n, int p, int resamples, double confidence,
-                           std::uint64_t seed) {
+SobolIndices sobol_indices(const std::vector<double>& y_raw, long long n, int p, int resamples,
+                           double confidence, std::uint64_t seed) {
   const long long step = 2LL * p + 2;
   if (n < 1 || p < 1 || static_cast<long long>(y_raw.size()) != n * step)
-    throw std::invalid_argument("sobol_indices: " + std::to_string(y_raw.size()) + " outputs, expected n (2p + 2) = " +
-                                std::to_string(n * step));
+    throw std::invalid_argument("sobol_indices: " + std::to_string(y_raw.size()) +
+                                " outputs, expected n (2p + 2) = " + std::to_string(n * step));
   const double nan = std::numeric_limits<double>::quiet_NaN();
   SobolIndices out;
   out.s1.assign(p, nan);

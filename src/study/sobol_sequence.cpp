@@ -10,7 +10,8 @@ namespace myriad::study {
 
 namespace {
 
-static_assert(kSobolMaxDimensions == kSobolTableDimensions, "the direction-number table covers every dimension");
+static_assert(kSobolMaxDimensions == kSobolTableDimensions,
+              "the direction-number table covers every dimension");
 
 constexpr int kBits = 32;
 constexpr long long kMaxPoints = 1LL << kBits;
@@ -32,17 +33,18 @@ int parity(std::uint32_t x) {
   return static_cast<int>(x & 1U);
 }
 
-// Index of the lowest zero bit of i: the direction number that takes point i to point i + 1 in Gray-code order.
+// Index of the lowest zero bit of i: the direction number that takes point i to point i + 1 in Gray-code
+// order.
 int lowest_zero_bit(unsigned long long i) {
   int b = 0;
   for (; (i & 1ULL) != 0; i >>= 1) ++b;
   return b;
 }
 
-// v_j = m_j / 2^(j+1) as 32-bit fractions (bit 31 is 1/2). The m_j beyond the polynomial's degree s follow the
-// recurrence of Bratley & Fox 1988 (Algorithm 659, section 2): m_j = 2 a_1 m_{j-1} ^ 4 a_2 m_{j-2} ^ ... ^ 2^s m_{j-s}
-// ^ m_{j-s}, the a_k being the polynomial's inner coefficients. This is what scipy's _initialize_v computes, so the
-// unscrambled sequences agree bit for bit.
+// v_j = m_j / 2^(j+1) as 32-bit fractions (bit 31 is 1/2). The m_j beyond the polynomial's degree s follow
+// the recurrence of Bratley & Fox 1988 (Algorithm 659, section 2): m_j = 2 a_1 m_{j-1} ^ 4 a_2 m_{j-2} ^ ...
+// ^ 2^s m_{j-s} ^ m_{j-s}, the a_k being the polynomial's inner coefficients. This is what scipy's
+// _initialize_v computes, so the unscrambled sequences agree bit for bit.
 DirectionNumbers direction_numbers(int dim) {
   const SobolInitialNumbers& init = kSobolInitialNumbers[dim];
   std::array<std::uint64_t, kBits> m{};
@@ -64,10 +66,11 @@ DirectionNumbers direction_numbers(int dim) {
   return v;
 }
 
-// Left linear matrix scramble (Matousek 1998; Owen 2003 "Variance with alternative scramblings"): digit r of the
-// result (r = 0 the 1/2 digit) is digit r of the input plus a random GF(2) combination of the more significant
-// digits. The matrix is lower triangular with a unit diagonal, so it is invertible on every leading group of digits
-// and each elementary interval still holds its share of points. Row r takes one draw from `rng`, in order r = 0..31.
+// Left linear matrix scramble (Matousek 1998; Owen 2003 "Variance with alternative scramblings"): digit r of
+// the result (r = 0 the 1/2 digit) is digit r of the input plus a random GF(2) combination of the more
+// significant digits. The matrix is lower triangular with a unit diagonal, so it is invertible on every
+// leading group of digits and each elementary interval still holds its share of points. Row r takes one draw
+// from `rng`, in order r = 0..31.
 void scramble_linear(DirectionNumbers& v, SplitMix64& rng) {
   std::array<std::uint32_t, kBits> rows{};
   for (int r = 0; r < kBits; ++r) {
@@ -83,8 +86,10 @@ void scramble_linear(DirectionNumbers& v, SplitMix64& rng) {
 
 }  // namespace
 
-std::vector<double> sobol_points(long long rows, int dims, bool scramble, std::uint64_t seed, long long skip) {
-  if (dims < 1 || dims > kSobolMaxDimensions) throw std::invalid_argument("sobol_points: dims outside [1, 1024]");
+std::vector<double> sobol_points(long long rows, int dims, bool scramble, std::uint64_t seed,
+                                 long long skip) {
+  if (dims < 1 || dims > kSobolMaxDimensions)
+    throw std::invalid_argument("sobol_points: dims outside [1, 1024]");
   if (rows < 0) throw std::invalid_argument("sobol_points: rows < 0");
   if (skip < 0) throw std::invalid_argument("sobol_points: skip < 0");
   if (skip > kMaxPoints || rows > kMaxPoints - skip) {

@@ -1,7 +1,7 @@
 #pragma once
-// The random stream of the study samplers: splitmix64 (Steele, Lea & Flood 2014, as in Vigna's reference code).
-// Integer arithmetic only, so a seed gives the same numbers on every platform and compiler; the standard
-// distributions (std::uniform_*_distribution) are implementation-defined and would not.
+// The random stream of the study samplers: splitmix64 (Steele, Lea & Flood 2014, as in Vigna's reference
+// code). Integer arithmetic only, so a seed gives the same numbers on every platform and compiler; the
+// standard distributions (std::uniform_*_distribution) are implementation-defined and would not.
 #include <cstdint>
 
 namespace myriad::study {
@@ -17,8 +17,8 @@ class SplitMix64 {
  public:
   explicit constexpr SplitMix64(std::uint64_t seed) : state_(seed) {}
 
-  // Stream `stream` of `seed`: one independent-looking generator per column or dimension, so that a column's numbers
-  // do not depend on how many columns are drawn.
+  // Stream `stream` of `seed`: one independent-looking generator per column or dimension, so that a column's
+  // numbers do not depend on how many columns are drawn.
   static constexpr SplitMix64 stream(std::uint64_t seed, std::uint64_t stream) {
     return SplitMix64(seed ^ splitmix64_mix(stream + 0x9E3779B97F4A7C15ULL));
   }

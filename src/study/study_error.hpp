@@ -1,6 +1,7 @@
 #pragma once
-// A study file's problem: the file, the JSON pointer of the value at fault and the reason, in the same shape as a
-// model file's (api::ModelFileError), so a user reads both the same way: "study.json: /parameters/2/upper: ...".
+// A study file's problem: the file, the JSON pointer of the value at fault and the reason, in the same shape
+// as a model file's (api::ModelFileError), so a user reads both the same way: "study.json:
+// /parameters/2/upper: ...".
 #include <stdexcept>
 #include <string>
 

@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "io/atomic_file.hpp"
+#include "myriad/myriad.hpp"
 #include "study/sobol_indices.hpp"
 
 namespace myriad::study {
@@ -66,7 +67,8 @@ void write_sobol_indices(ResultsFile& file, const StudySpec& spec) {
     rows.resize(static_cast<std::size_t>(n) * k_count);
     file.read_kpi_rows(row0, n, rows.data());
     for (long long i = 0; i < n; ++i)
-      for (std::size_t k = 0; k < k_count; ++k) columns[k].push_back(rows[static_cast<std::size_t>(i) * k_count + k]);
+      for (std::size_t k = 0; k < k_count; ++k)
+        columns[k].push_back(rows[static_cast<std::size_t>(i) * k_count + k]);
   }
   for (std::size_t k = 0; k < k_count; ++k) {
     const SobolIndices s = sobol_indices(columns[k], spec.sampler.samples, p, spec.bootstrap, spec.confidence,
@@ -77,8 +79,6 @@ void write_sobol_indices(ResultsFile& file, const StudySpec& spec) {
 
 void write_kpi_csv(const ResultsFile& file, const std::string& path) {
   const ResultsLayout& l = file.layout();
-  static const char* kStatus[] = {"ok", "step_size_too_small", "max_steps", "non_finite", "singular_matrix",
-                                  "projection_failed"};
   write_file_atomically(path, [&](std::ostream& out) {
     out << "instance,status";
     for (const std::string& name : l.parameter_names) out << ',' << name;
@@ -98,7 +98,7 @@ void write_kpi_csv(const ResultsFile& file, const std::string& path) {
       for (long long i = 0; i < n; ++i) {
         const std::size_t r = static_cast<std::size_t>(i);
         const int code = status[r];
-        out << row0 + i << ',' << (code >= 0 && code < 6 ? kStatus[code] : "unknown");
+        out << row0 + i << ',' << api::status_name(code);
         for (std::size_t c = 0; c < p; ++c) out << ',' << number_text(parameters[r * p + c]);
         for (std::size_t c = 0; c < k; ++c) out << ',' << number_text(kpis[r * k + c]);
         out << '\n';

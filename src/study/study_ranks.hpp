@@ -21,8 +21,9 @@ struct StudyRanks {
 
 // True when an MPI launcher started this process (mpirun, srun: their environment variables).
 bool launched_by_mpi();
-// MPI_Init when launched by MPI and this build has MPI (else one process). Each rank then takes the GPU of its
-// local rank (CUDA_VISIBLE_DEVICES, unless the launcher or the user set it). Call once; end_ranks() at the end.
+// MPI_Init when launched by MPI and this build has MPI (else one process). Each rank then takes the GPU of
+// its local rank (CUDA_VISIBLE_DEVICES, unless the launcher or the user set it). Call once; end_ranks() at
+// the end.
 StudyRanks begin_ranks();
 void end_ranks();
 // Ends every rank of the job (a rank that cannot go on while the others wait for it).

@@ -1,4 +1,5 @@
-// Reading a study file: a small pointer-carrying walk over nlohmann::json, so every check can name where it failed.
+// Reading a study file: a small pointer-carrying walk over nlohmann::json, so every check can name where it
+// failed.
 #include "study/study_reader.hpp"
 
 #include <cmath>
@@ -35,14 +36,15 @@ struct Node {
       if (std::find(allowed.begin(), allowed.end(), it.key()) == allowed.end()) {
         std::string list;
         for (const std::string& a : allowed) list += (list.empty() ? "" : ", ") + a;
-        Node{it.value(), pointer + "/" + it.key(), file}.fail("unknown key '" + it.key() + "' (expected one of: " +
-                                                               list + ")");
+        Node{it.value(), pointer + "/" + it.key(), file}.fail("unknown key '" + it.key() +
+                                                              "' (expected one of: " + list + ")");
       }
   }
   std::vector<Node> elements() const {
     if (!json.is_array()) fail(std::string("expected an array, got ") + json.type_name());
     std::vector<Node> out;
-    for (std::size_t i = 0; i < json.size(); ++i) out.push_back(Node{json[i], pointer + "/" + std::to_string(i), file});
+    for (std::size_t i = 0; i < json.size(); ++i)
+      out.push_back(Node{json[i], pointer + "/" + std::to_string(i), file});
     return out;
   }
   std::string text() const {
@@ -62,11 +64,13 @@ struct Node {
   }
   long long whole(long long lowest, long long highest) const {
     if (!json.is_number_integer()) fail(std::string("expected a whole number, got ") + json.dump());
-    if (json.is_number_unsigned() && json.get<unsigned long long>() > static_cast<unsigned long long>(highest))
+    if (json.is_number_unsigned() &&
+        json.get<unsigned long long>() > static_cast<unsigned long long>(highest))
       fail("must be at most " + std::to_string(highest));
     const long long v = json.get<long long>();
     if (v < lowest || v > highest)
-      fail("must be in " + std::to_string(lowest) + " .. " + std::to_string(highest) + ", got " + std::to_string(v));
+      fail("must be in " + std::to_string(lowest) + " .. " + std::to_string(highest) + ", got " +
+           std::to_string(v));
     return v;
   }
   bool boolean() const {
@@ -86,10 +90,12 @@ std::string absolute_from(const std::string& path, const std::string& folder) {
   return (p.is_absolute() ? p : fs::path(folder) / p).lexically_normal().string();
 }
 
-// The normal's mean and sd: {"mean", "sd"}, or a nominal value with a tolerance taken as three standard deviations.
+// The normal's mean and sd: {"mean", "sd"}, or a nominal value with a tolerance taken as three standard
+// deviations.
 void read_normal(const Node& n, Distribution& d) {
   if (n.has("tolerance") || n.has("nominal")) {
-    if (n.has("mean") || n.has("sd")) n.fail("give either mean and sd or nominal and tolerance (3 sigma), not both");
+    if (n.has("mean") || n.has("sd"))
+      n.fail("give either mean and sd or nominal and tolerance (3 sigma), not both");
     d.mean = n.at("nominal").number();
     d.sd = n.at("tolerance").positive() / 3.0;
   } else {
@@ -113,8 +119,8 @@ StudyParameter read_parameter(const Node& n, bool table) {
   if (table) {
     n.expect_object({"name", "unit"});
   } else {
-    n.expect_object({"name", "unit", "distribution", "lower", "upper", "mean", "sd", "nominal", "tolerance", "mu",
-                     "sigma", "levels", "factorial_levels"});
+    n.expect_object({"name", "unit", "distribution", "lower", "upper", "mean", "sd", "nominal", "tolerance",
+                     "mu", "sigma", "levels", "factorial_levels"});
   }
   p.name = n.at("name").text();
   if (p.name.empty()) n.at("name").fail("must not be empty");
@@ -156,7 +162,8 @@ StudyParameter read_parameter(const Node& n, bool table) {
     if (std::find(keys.begin(), keys.end(), it.key()) == keys.end())
       n.at(it.key()).fail("a " + name + " distribution takes no '" + it.key() + "'");
   if (n.has("factorial_levels")) {
-    if (d.kind == DistributionKind::levels) n.at("factorial_levels").fail("a levels distribution uses its own levels");
+    if (d.kind == DistributionKind::levels)
+      n.at("factorial_levels").fail("a levels distribution uses its own levels");
     if (d.kind != DistributionKind::uniform)
       n.at("factorial_levels").fail("only a uniform or levels distribution can be a full factorial's factor");
     p.factorial_levels = n.at("factorial_levels").whole(2, 1000000);
@@ -191,20 +198,23 @@ SamplerSpec read_sampler(const Node& n, const std::string& folder) {
     s.table = absolute_from(n.at("file").text(), folder);
     return s;
   } else {
-    type.fail("unknown sampler '" + name + "' (expected one of: full_factorial, latin_hypercube, sobol, saltelli, "
+    type.fail("unknown sampler '" + name +
+              "' (expected one of: full_factorial, latin_hypercube, sobol, saltelli, "
               "table, instances)");
   }
   if (s.kind == SamplerKind::full_factorial) return s;
   const Node samples = n.at("samples");
   s.samples = samples.whole(1, 1LL << 32);
   if ((s.kind == SamplerKind::sobol || s.kind == SamplerKind::saltelli) && !power_of_two(s.samples))
-    samples.fail(std::to_string(s.samples) + " is not a power of two: a " + name +
-                 " design keeps its balance only in powers of two (e.g. " +
-                 std::to_string(1LL << static_cast<int>(std::floor(std::log2(static_cast<double>(s.samples))))) +
-                 " or " +
-                 std::to_string(1LL << (1 + static_cast<int>(std::floor(std::log2(static_cast<double>(s.samples)))))) +
-                 ")");
-  if (n.has("seed")) s.seed = static_cast<std::uint64_t>(n.at("seed").whole(0, std::numeric_limits<long long>::max()));
+    samples.fail(
+        std::to_string(s.samples) + " is not a power of two: a " + name +
+        " design keeps its balance only in powers of two (e.g. " +
+        std::to_string(1LL << static_cast<int>(std::floor(std::log2(static_cast<double>(s.samples))))) +
+        " or " +
+        std::to_string(1LL << (1 + static_cast<int>(std::floor(std::log2(static_cast<double>(s.samples)))))) +
+        ")");
+  if (n.has("seed"))
+    s.seed = static_cast<std::uint64_t>(n.at("seed").whole(0, std::numeric_limits<long long>::max()));
   return s;
 }
 
@@ -225,12 +235,18 @@ void read_simulation(const Node& n, api::RunOptions& o) {
 
 const char* sampler_name(SamplerKind kind) {
   switch (kind) {
-    case SamplerKind::full_factorial: return "full_factorial";
-    case SamplerKind::latin_hypercube: return "latin_hypercube";
-    case SamplerKind::sobol: return "sobol";
-    case SamplerKind::saltelli: return "saltelli";
-    case SamplerKind::table: return "table";
-    case SamplerKind::instances: return "instances";
+    case SamplerKind::full_factorial:
+      return "full_factorial";
+    case SamplerKind::latin_hypercube:
+      return "latin_hypercube";
+    case SamplerKind::sobol:
+      return "sobol";
+    case SamplerKind::saltelli:
+      return "saltelli";
+    case SamplerKind::table:
+      return "table";
+    case SamplerKind::instances:
+      return "instances";
   }
   return "unknown";
 }
@@ -240,14 +256,15 @@ StudySpec read_study_text(const std::string& text, const std::string& file, cons
   spec.file = file;
   spec.text = text;
   Json document;
-  // A key given twice in one object would keep one value silently (nlohmann keeps the first): refused instead.
+  // A key given twice in one object would keep one value silently (nlohmann keeps the first): refused
+  // instead.
   std::vector<std::set<std::string>> keys;
   std::string duplicate;
   const auto watch = [&](int, Json::parse_event_t event, Json& parsed) {
     if (event == Json::parse_event_t::object_start) keys.emplace_back();
     if (event == Json::parse_event_t::object_end && !keys.empty()) keys.pop_back();
-    if (event == Json::parse_event_t::key && !keys.empty() && !keys.back().insert(parsed.get<std::string>()).second &&
-        duplicate.empty())
+    if (event == Json::parse_event_t::key && !keys.empty() &&
+        !keys.back().insert(parsed.get<std::string>()).second && duplicate.empty())
       duplicate = parsed.get<std::string>();
     return true;
   };
@@ -256,10 +273,11 @@ StudySpec read_study_text(const std::string& text, const std::string& file, cons
   } catch (const nlohmann::json::exception& e) {  // malformed, or a number too large for a double
     throw StudyFileError(file, "", std::string("not valid JSON: ") + e.what());
   }
-  if (!duplicate.empty()) throw StudyFileError(file, "", "the key '" + duplicate + "' appears twice in one object");
+  if (!duplicate.empty())
+    throw StudyFileError(file, "", "the key '" + duplicate + "' appears twice in one object");
   const Node root{document, "", file};
-  root.expect_object({"format", "version", "description", "model", "parameters", "sampler", "fixed", "derived",
-                      "simulation", "kpis", "series", "chunk", "output", "sobol"});
+  root.expect_object({"format", "version", "description", "model", "parameters", "sampler", "fixed",
+                      "derived", "simulation", "kpis", "series", "chunk", "output", "sobol"});
   if (root.has("format") && root.at("format").text() != "myriad-study")
     root.at("format").fail("expected \"myriad-study\"");
   if (root.has("version")) root.at("version").whole(1, 1);
@@ -276,16 +294,18 @@ StudySpec read_study_text(const std::string& text, const std::string& file, cons
       if (!seen.insert(spec.parameters.back().name).second)
         p.at("name").fail("parameter '" + spec.parameters.back().name + "' is sampled twice");
     }
-  if (spec.parameters.empty() && spec.sampler.kind != SamplerKind::table && spec.sampler.kind != SamplerKind::instances)
-    root.at("parameters").fail("a " + std::string(sampler_name(spec.sampler.kind)) +
-                               " sampler needs at least one parameter");
+  if (spec.parameters.empty() && spec.sampler.kind != SamplerKind::table &&
+      spec.sampler.kind != SamplerKind::instances)
+    root.at("parameters")
+        .fail("a " + std::string(sampler_name(spec.sampler.kind)) + " sampler needs at least one parameter");
   if (spec.sampler.kind == SamplerKind::full_factorial)
     for (std::size_t i = 0; i < spec.parameters.size(); ++i) {
       const StudyParameter& p = spec.parameters[i];
       if (p.distribution.kind != DistributionKind::levels && p.factorial_levels == 0)
-        root.at("parameters").elements()[i].fail(
-            "a full factorial needs the levels of '" + p.name +
-            "': give a levels distribution, or factorial_levels with a uniform one");
+        root.at("parameters")
+            .elements()[i]
+            .fail("a full factorial needs the levels of '" + p.name +
+                  "': give a levels distribution, or factorial_levels with a uniform one");
     }
   if (root.has("fixed")) {
     const Node fixed = root.at("fixed");
@@ -298,7 +318,8 @@ StudySpec read_study_text(const std::string& text, const std::string& file, cons
   }
   if (root.has("derived")) {
     const Node derived = root.at("derived");
-    if (!derived.json.is_object()) derived.fail(std::string("expected an object, got ") + derived.json.type_name());
+    if (!derived.json.is_object())
+      derived.fail(std::string("expected an object, got ") + derived.json.type_name());
     for (auto it = derived.json.begin(); it != derived.json.end(); ++it) {
       const Node value = derived.at(it.key());
       if (seen.count(it.key())) value.fail("parameter '" + it.key() + "' is both sampled and derived");
@@ -314,7 +335,8 @@ StudySpec read_study_text(const std::string& text, const std::string& file, cons
       }
       for (const std::string& used : d.expression.names)
         if (derived.json.contains(used))
-          value.fail("uses the derived parameter $" + used + ": an expression reads sampled, fixed and the model's "
+          value.fail("uses the derived parameter $" + used +
+                     ": an expression reads sampled, fixed and the model's "
                      "default values only");
       spec.derived.push_back(std::move(d));
     }
@@ -365,16 +387,18 @@ void check_study_against_model(const StudySpec& spec, const ModelNames& model) {
   for (std::size_t i = 0; i < spec.parameters.size(); ++i)
     if (!known(model.parameters, spec.parameters[i].name))
       throw StudyFileError(file, spec.parameters[i].pointer + "/name",
-                           "unknown parameter '" + spec.parameters[i].name + "' (the model's: " +
-                               listing(model.parameters) + ")");
+                           "unknown parameter '" + spec.parameters[i].name +
+                               "' (the model's: " + listing(model.parameters) + ")");
   for (const auto& [name, value] : spec.fixed)
     if (!known(model.parameters, name))
-      throw StudyFileError(file, "/fixed/" + name,
-                           "unknown parameter '" + name + "' (the model's: " + listing(model.parameters) + ")");
+      throw StudyFileError(
+          file, "/fixed/" + name,
+          "unknown parameter '" + name + "' (the model's: " + listing(model.parameters) + ")");
   for (const DerivedParameter& d : spec.derived) {
     if (!known(model.parameters, d.name))
-      throw StudyFileError(file, "/derived/" + d.name,
-                           "unknown parameter '" + d.name + "' (the model's: " + listing(model.parameters) + ")");
+      throw StudyFileError(
+          file, "/derived/" + d.name,
+          "unknown parameter '" + d.name + "' (the model's: " + listing(model.parameters) + ")");
     for (const std::string& used : d.expression.names)
       if (!known(model.parameters, used))
         throw StudyFileError(file, "/derived/" + d.name,
@@ -387,15 +411,16 @@ void check_study_against_model(const StudySpec& spec, const ModelNames& model) {
                            "unknown KPI '" + spec.kpis[i] + "' (the model's: " + listing(model.kpis) + ")");
   for (std::size_t i = 0; i < spec.series.signals.size(); ++i)
     if (!known(model.signals, spec.series.signals[i]))
-      throw StudyFileError(file, "/series/signals/" + std::to_string(i),
-                           "unknown output '" + spec.series.signals[i] + "' (the model's: " +
-                               listing(model.signals) + ")");
+      throw StudyFileError(
+          file, "/series/signals/" + std::to_string(i),
+          "unknown output '" + spec.series.signals[i] + "' (the model's: " + listing(model.signals) + ")");
   if (spec.series.dt > 0 && model.dt_out > 0) {
     const double ratio = spec.series.dt / model.dt_out;
     if (std::fabs(ratio - std::round(ratio)) > 1e-9 * ratio || std::round(ratio) < 1)
-      throw StudyFileError(file, "/series/dt",
-                           "must be a whole multiple of the run's output spacing dt_out = " + Node::format(model.dt_out) +
-                               " (the kept series are decimated from the run's output times)");
+      throw StudyFileError(
+          file, "/series/dt",
+          "must be a whole multiple of the run's output spacing dt_out = " + Node::format(model.dt_out) +
+              " (the kept series are decimated from the run's output times)");
   }
 }
 

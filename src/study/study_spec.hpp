@@ -1,6 +1,6 @@
 #pragma once
-// A study as read from its file (docs/study-format.md): what to sample, how, what to run and what to keep. Plain
-// data; study_reader.hpp fills it and checks it against the model, run_study.hpp runs it.
+// A study as read from its file (docs/study-format.md): what to sample, how, what to run and what to keep.
+// Plain data; study_reader.hpp fills it and checks it against the model, run_study.hpp runs it.
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -15,12 +15,13 @@ namespace myriad::study {
 struct StudyParameter {
   std::string name, unit;  // unit: the model's when the study gives none
   Distribution distribution;
-  long long factorial_levels = 0;  // full factorial: how many values of a continuous distribution (0: not given)
-  std::string pointer;             // where it was given, for messages (/parameters/2)
+  long long factorial_levels =
+      0;                // full factorial: how many values of a continuous distribution (0: not given)
+  std::string pointer;  // where it was given, for messages (/parameters/2)
 };
 
-// instances: `samples` copies of the model with no sampled parameter, told apart only by what they draw by their
-// index (random roads): a road Monte Carlo, or `simulate --out FILE.h5` without --params.
+// instances: `samples` copies of the model with no sampled parameter, told apart only by what they draw by
+// their index (random roads): a road Monte Carlo, or `simulate --out FILE.h5` without --params.
 enum class SamplerKind { full_factorial, latin_hypercube, sobol, saltelli, table, instances };
 
 // A parameter computed per instance from the others (docs/study-format.md, "Derived parameters").
@@ -31,10 +32,10 @@ struct DerivedParameter {
 
 struct SamplerSpec {
   SamplerKind kind = SamplerKind::latin_hypercube;
-  long long samples = 0;     // rows (latin_hypercube, sobol); base rows N of Saltelli's N (2P + 2)
+  long long samples = 0;  // rows (latin_hypercube, sobol); base rows N of Saltelli's N (2P + 2)
   std::uint64_t seed = 0;
-  bool scramble = true;      // sobol, saltelli
-  std::string table;         // table: a CSV (a header of parameter names) or NPY (N x P, the parameters' order)
+  bool scramble = true;  // sobol, saltelli
+  std::string table;     // table: a CSV (a header of parameter names) or NPY (N x P, the parameters' order)
 };
 
 struct SeriesSpec {
@@ -43,18 +44,18 @@ struct SeriesSpec {
 };
 
 struct StudySpec {
-  std::string file, text;        // the study file and its bytes (kept in the results' provenance)
-  std::string model;             // the model file (absolute), or "builtin:ishigami"
+  std::string file, text;  // the study file and its bytes (kept in the results' provenance)
+  std::string model;       // the model file (absolute), or "builtin:ishigami"
   std::vector<StudyParameter> parameters;
   SamplerSpec sampler;
   std::vector<std::pair<std::string, double>> fixed;  // every instance: model parameter values
   std::vector<DerivedParameter> derived;              // per instance, after sampling, in file order
   api::RunOptions run;                                // backend, threads, integrator, t_end, ...
-  std::vector<std::string> kpis;  // the model's named KPIs kept (empty: all of them)
+  std::vector<std::string> kpis;                      // the model's named KPIs kept (empty: all of them)
   SeriesSpec series;
-  long long chunk = 0;            // instances per chunk; 0: chosen from the memory a chunk takes
-  std::string output;             // the results file (absolute); the CLI's --out wins
-  int bootstrap = 1000;           // Saltelli: resamples of the Sobol indices' confidence intervals
+  long long chunk = 0;   // instances per chunk; 0: chosen from the memory a chunk takes
+  std::string output;    // the results file (absolute); the CLI's --out wins
+  int bootstrap = 1000;  // Saltelli: resamples of the Sobol indices' confidence intervals
   double confidence = 0.95;
 };
 
