@@ -1,7 +1,7 @@
 // Batched LU factor + solve of small dense matrices on the GPU: the project's own lu_factor/lu_solve called
 // from a kernel with one thread per matrix (what the fused integrator kernel does with its iteration matrix),
 // the same algorithm on an interleaved layout, the lane LU with a warp per matrix (what the warp strategy does:
-// kernels/warp_lu.cuh), and cuBLAS getrfBatched + getrsBatched; a single-thread CPU column for scale. Usage: batched_lu [--max-n N] [--reps R]   (defaults 64 and 5)
+// kernels/warp_lu.cuh), and cuBLAS getrfBatched + getrsBatched; a single-thread CPU column for scale. Usage: batched_lu [--min-n N] [--max-n N] [--reps R]   (defaults 2, 64 and 5)
 //
 // Matrices are A = D + 0.3 R (R uniform in [-1, 1], D diagonal uniform in [2, 4] sqrt(n)), like a Rosenbrock
 // iteration matrix I - h gamma J with a moderate step: well conditioned, so every method should reach a
@@ -470,7 +470,7 @@ std::string cpu_model() {
 
 [[noreturn]] void usage(const char* message) {
   std::fprintf(stderr,
-               "%s\nusage: batched_lu [--max-n N] [--reps R]   (positive integers; defaults 64 and 5)\n",
+               "%s\nusage: batched_lu [--min-n N] [--max-n N] [--reps R]   (positive integers; defaults 2, 64 and 5)\n",
                message);
   std::exit(2);
 }
@@ -486,10 +486,12 @@ int parse_positive(int argc, char** argv, int& k) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  int max_n = 64, reps = 5;
+  int min_n = 2, max_n = 64, reps = 5;
   for (int k = 1; k < argc; ++k) {
     const std::string arg = argv[k];
-    if (arg == "--max-n")
+    if (arg == "--min-n")
+      min_n = parse_positive(argc, argv, k);
+    else if (arg == "--max-n")
       max_n = parse_positive(argc, argv, k);
     else if (arg == "--reps")
       reps = parse_positive(argc, argv, k);
@@ -532,6 +534,7 @@ int main(int argc, char** argv) {
 
   std::vector<std::string> notes;
   for (int n : {2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64}) {
+    if (n < min_n) continue;  // a device session that recorded the smaller sizes before
     if (n > max_n) break;
     // About 128 MiB of matrices, between 32768 and 262144 of them: at least an ensemble's worth of live instances
     // (the product's runs have 1e4..1e6), so that large n still fills the device (n = 64: 1 GiB a copy).

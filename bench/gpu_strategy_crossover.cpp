@@ -5,7 +5,8 @@
 // compaction between launches), with a warp per instance (the LU and solves shared by 32 lanes) and thread per
 // instance with the warp doing each lane's LU in turn (shared LU), and its staged strategy (cuBLAS batched LU,
 // CUDA graph), with the cpu backend on all threads for scale. Without a device only the cpu column is measured.
-// Usage: gpu_strategy_crossover [--instances N] [--max-n N] [--out FILE.md]
+// Usage: gpu_strategy_crossover [--instances N] [--min-n N] [--max-n N] [--out FILE.md]
+// (--min-n: start the ladder there, for a device session whose earlier run recorded the smaller chains)
 #include <algorithm>
 #include <chrono>
 #include <iomanip>
@@ -48,7 +49,7 @@ std::string chain_model(int n) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  int instances = 100000, max_n = 64;
+  int instances = 100000, min_n = 2, max_n = 64;
   std::string out_path = bench::source_path("bench/results/gpu_strategy_crossover.md");
   std::ostringstream command;
   command << "build/bench/gpu_strategy_crossover";
@@ -56,6 +57,7 @@ int main(int argc, char** argv) {
     const std::string arg = argv[a], value = argv[a + 1];
     command << " " << arg << " " << value;
     if (arg == "--instances") instances = std::atoi(value.c_str());
+    else if (arg == "--min-n") min_n = std::atoi(value.c_str());
     else if (arg == "--max-n") max_n = std::atoi(value.c_str());
     else if (arg == "--out") out_path = value;
     else {
@@ -80,6 +82,7 @@ int main(int argc, char** argv) {
      << "| cuda fused, budget 256 + compaction | cuda warp | cuda shared LU | cuda staged | fastest GPU strategy |\n"
      << "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n";
   for (int n : {2, 4, 8, 16, 32, 48, 64}) {
+    if (n < min_n) continue;
     if (n > max_n) break;
     const Model model = load_model_text(chain_model(n), "stiff_chain_" + std::to_string(n) + ".json");
     const auto compiled = compile(model);

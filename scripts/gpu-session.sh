@@ -7,8 +7,9 @@
 #   there:  scripts/gpu-session.sh device   (carry [".gpu"]) unpack, then within GPU_SESSION_SECONDS (default 540):
 #           the GPU tests (GPU_TEST_SHARDS processes at once); compute-sanitizer memcheck, racecheck, initcheck
 #           (every strategy and method on a tree and a loop model: tests/gpu_sanitizer) and synccheck (warp and
-#           shared-LU kernels), the four at once; the stiff pendulum's fused-vs-all-cores figure
-#           (ensemble_throughput at N = 1e6); gpu_strategy_crossover and batched_lu; then what earlier sessions
+#           shared-LU kernels), a process per tool and strategy; the stiff pendulum's fused-vs-all-cores figure
+#           (ensemble_throughput at N = 1e6); batched_lu and gpu_strategy_crossover; `myriad study` on the cuda
+#           backend against the cpu backend (scripts/compare_study_kpis.py); then what earlier sessions
 #           recorded: lorenz_calibration and an ncu profile of its float32 kernel, the step-budget probe, the CLI
 #           as a user runs it (cuda against cpu on every core, compared by scripts/compare_ensemble_csv.py) and an
 #           ncu profile of the fused kernel (RN4, N = 1e5).
@@ -135,20 +136,22 @@ case "$stage" in
       > "$work/pendulum_1e5.csv"
     head -n 10001 "$work/pendulum_1e5.csv" > "$work/pendulum_1e4.csv"
     # In the order of what the device sessions so far left owed (docs/validation/ensembles.md): the GPU tests
-    # (GPU_TEST_SHARDS processes at once: their CPU halves take much of their time), the four sanitizers at once
-    # (33 instances leave the device idle between their launches), the throughput row at N = 1e6
-    # (GPU_THROUGHPUT_MIN_N; 1 runs every row), the crossover's rows from n = 8 and batched LU at n = 64, then what
-    # the second session recorded (Lorenz, its ncu profile) and the first (the step-budget probe, the CLI
-    # comparison, the fused kernel's ncu profile).
+    # (GPU_TEST_SHARDS processes at once: their CPU halves take much of their time), the sanitizers (a process per
+    # tool and strategy), the throughput row at N = 1e6 (GPU_THROUGHPUT_MIN_N; 1 runs every row), batched LU at
+    # n = 64 (GPU_LU_MIN_N), the crossover's rows from n = 8, a study on the cuda backend against the cpu backend
+    # (issue 18), then what the second session recorded (Lorenz, its ncu profile) and the first (the step-budget
+    # probe, the CLI comparison, the fused kernel's ncu profile).
     step gpu_tests 170 "$self" _tests
-    step sanitizers 150 "$self" _sanitizers
-    step throughput 240 "$bin/ensemble_throughput" --models stiff_double_pendulum --cpu-max-n 1000000 \
+    step sanitizers 170 "$self" _sanitizers
+    step throughput 190 "$bin/ensemble_throughput" --models stiff_double_pendulum --cpu-max-n 1000000 \
       --one-thread-max-n 0 --reference-max-n 0 --variants-max-n 100000 --min-n "${GPU_THROUGHPUT_MIN_N:-1000000}" \
       --out "$work/results/ensemble_throughput_gpu.md"
-    # To n = 16 by default: the second session's 120 s reached n = 4 (the warp strategy takes 31 s there).
-    step crossover 240 "$bin/gpu_strategy_crossover" --max-n "${GPU_CROSSOVER_MAX_N:-16}" \
-      --out "$work/results/gpu_strategy_crossover.md"
-    step batched_lu 60 "$bin/batched_lu"
+    step batched_lu 45 "$bin/batched_lu" --min-n "${GPU_LU_MIN_N:-64}"
+    # From n = 8 to 16 by default: the second session's 120 s reached n = 4 (the warp strategy takes 31 s there);
+    # the rows are written as they finish, so a cut-off run keeps them (GPU_CROSSOVER_MIN_N for a next call).
+    step crossover 240 "$bin/gpu_strategy_crossover" --min-n "${GPU_CROSSOVER_MIN_N:-8}" \
+      --max-n "${GPU_CROSSOVER_MAX_N:-16}" --out "$work/results/gpu_strategy_crossover.md"
+    step study 60 "$self" _study
     step lorenz 45 "$bin/lorenz_calibration" --cpu-max-n 65536 --out "$work/results/lorenz_calibration.md"
     step lorenz_ncu 40 "$self" _lorenz_profile
     step budget_probe 30 "$self" _budget_probe
@@ -178,25 +181,50 @@ case "$stage" in
     exit $rc
     ;;
   _sanitizers)  # memcheck, racecheck, initcheck (every strategy) and synccheck (warp, shared LU) at once
+    # A process per tool and strategy (17 at once): one process per tool reached 16 of its 40 runs in 150 s on an
+    # H200, its 33 instances leaving the device idle between launches.
     self=$PWD/scripts/gpu-session.sh
     runs=(-- --t-end "${GPU_SANITIZER_T_END:-0.01}" --strategies)
-    "$self" _sanitize memcheck --leak-check full "${runs[@]}" "$strategies" > "$work/memcheck.txt" 2>&1 &
-    pids=($!)
-    "$self" _sanitize racecheck --racecheck-report all "${runs[@]}" "$strategies" > "$work/racecheck.txt" 2>&1 &
-    pids+=($!)
-    "$self" _sanitize initcheck "${runs[@]}" "$strategies" > "$work/initcheck.txt" 2>&1 &
-    pids+=($!)
-    "$self" _sanitize synccheck "${runs[@]}" warp,shared-lu > "$work/synccheck.txt" 2>&1 &
-    pids+=($!)
-    rc=0
+    names=()
+    pids=()
     for tool in memcheck racecheck initcheck synccheck; do
-      tool_rc=0
-      wait "${pids[0]}" || tool_rc=$?
-      pids=("${pids[@]:1}")
-      echo "$tool: exit $tool_rc; $(grep -c '^ok ' "$work/$tool.txt") runs ok, $(grep -c '^FAIL ' "$work/$tool.txt") failed;" \
-        "$(grep -E 'ERROR SUMMARY' "$work/$tool.txt" | tail -n 1)"
-      [ "$tool_rc" = 0 ] || rc=1
+      case $tool in
+        memcheck) options=(--leak-check full) tool_strategies=$strategies ;;
+        racecheck) options=(--racecheck-report all) tool_strategies=$strategies ;;
+        initcheck) options=() tool_strategies=$strategies ;;
+        synccheck) options=() tool_strategies=warp,shared-lu ;;
+      esac
+      for strategy in ${tool_strategies//,/ }; do
+        "$self" _sanitize "$tool" "${options[@]}" "${runs[@]}" "$strategy" > "$work/${tool}_$strategy.txt" 2>&1 &
+        pids+=($!)
+        names+=("${tool}_$strategy")
+      done
     done
+    rc=0
+    for i in "${!pids[@]}"; do
+      run_rc=0
+      wait "${pids[$i]}" || run_rc=$?
+      log=$work/${names[$i]}.txt
+      echo "${names[$i]}: exit $run_rc; $(grep -c '^ok ' "$log") runs ok, $(grep -c '^FAIL ' "$log") failed;" \
+        "$(grep -E 'ERROR SUMMARY' "$log" | tail -n 1)"
+      [ "$run_rc" = 0 ] || rc=1
+    done
+    exit $rc
+    ;;
+  _study)  # issue 18's study on the cuda backend against the cpu backend on every core: the road LHS study
+    device_env
+    kpis=comfort_wk_rms,comfort_vdv,dynamic_tire_load,lift_off_fraction,travel_rms
+    for backend in cuda cpu; do
+      sed -e "s|\"backend\": \"auto\"|\"backend\": \"$backend\"|" \
+        -e "s|\"model\": \"../quarter_car_road.json\"|\"model\": \"$source_dir/models/quarter_car_road.json\"|" \
+        models/studies/quarter_car_road_lhs.json > "$work/study_$backend.json"
+      grep -q "\"backend\": \"$backend\"" "$work/study_$backend.json" || { echo "study file not rewritten"; exit 1; }
+      echo "$backend:"
+      time "$bin/myriad" study "$work/study_$backend.json" --out "$work/study_$backend.h5" --quiet || exit 1
+    done
+    rc=0
+    python3 scripts/compare_study_kpis.py "$work/study_cpu_kpis.csv" "$work/study_cuda_kpis.csv" --kpis "$kpis" || rc=$?
+    rm -f "$work"/study_*.h5  # large; the KPI CSVs and the comparison are the record
     exit $rc
     ;;
   _smoke)  # the device stage's steps, each a process of its own so that `timeout` can stop it
