@@ -85,11 +85,16 @@ double lu_seconds(int n) {
 constexpr double kRepeatBelowSeconds = 20.0;
 
 template <class RunOnce>
-EnsembleResult median_run(const RunOnce& run_once) {
+EnsembleResult median_run(const RunOnce& run_once, const std::string& label) {
   std::vector<EnsembleResult> runs;
-  runs.push_back(run_once());
+  // Each run's time as it ends: a device session's time limit that cuts a row between its runs keeps them.
+  const auto timed = [&] {
+    runs.push_back(run_once());
+    std::cerr << "  " << label << ": run " << runs.size() << " " << runs.back().total_wall_seconds << " s\n";
+  };
+  timed();
   if (runs.front().total_wall_seconds < kRepeatBelowSeconds)
-    for (int extra = 0; extra < 2; ++extra) runs.push_back(run_once());
+    for (int extra = 0; extra < 2; ++extra) timed();
   std::sort(runs.begin(), runs.end(), [](const EnsembleResult& a, const EnsembleResult& b) {
     return a.total_wall_seconds < b.total_wall_seconds;
   });
@@ -209,8 +214,11 @@ int main(int argc, char** argv) {
       for (const Run& run : runs) {
         Backend backend = choose_backend(run.backend, run.threads);
         backend.cuda = run.cuda;
+        const std::string run_label = model.name + " N=" + std::to_string(n) + " " +
+                                      (run.backend == "cuda" ? run.label
+                                                             : run.backend + ", " + std::to_string(run.threads) + " thr");
         const EnsembleResult r = median_run(
-            [&] { return run_on_backend(backend, model, *compiled, e, spec, times, run.threads); });
+            [&] { return run_on_backend(backend, model, *compiled, e, spec, times, run.threads); }, run_label);
         long long steps = 0, factorizations = 0, failed = 0;
         double instance_seconds = 0.0;
         for (size_t i = 0; i < r.stats.size(); ++i) {

@@ -137,21 +137,23 @@ case "$stage" in
     head -n 10001 "$work/pendulum_1e5.csv" > "$work/pendulum_1e4.csv"
     # In the order of what the device sessions so far left owed (docs/validation/ensembles.md): the GPU tests
     # (GPU_TEST_SHARDS processes at once: their CPU halves take much of their time), the sanitizers (a process per
-    # tool and strategy), the throughput row at N = 1e6 (GPU_THROUGHPUT_MIN_N; 1 runs every row), batched LU at
-    # n = 64 (GPU_LU_MIN_N), the crossover's rows from n = 8, a study on the cuda backend against the cpu backend
-    # (issue 18), then what the second session recorded (Lorenz, its ncu profile) and the first (the step-budget
-    # probe, the CLI comparison, the fused kernel's ncu profile).
-    step gpu_tests 170 "$self" _tests
-    step sanitizers 170 "$self" _sanitizers
-    step throughput 190 "$bin/ensemble_throughput" --models stiff_double_pendulum --cpu-max-n 1000000 \
+    # tool and strategy), the throughput row at N = 1e6 (GPU_THROUGHPUT_MIN_N; 1 runs every row), the crossover's
+    # rows from n = 8, a study on the cuda backend against the cpu backend (issue 18), batched LU at n = 64
+    # (GPU_LU_MIN_N; measured on the H100 in the third session), then what the second session recorded (Lorenz,
+    # its ncu profile) and the first (the step-budget probe, the CLI comparison, the fused kernel's ncu profile).
+    # On the H100 (2026-11-26) the step-budget and warp tests outlasted 170 s and the sanitizers need about 450 s
+    # (17 processes of 8 runs, 6 at once): a next lease gives its first call to the tests and the sanitizers.
+    step gpu_tests 240 "$self" _tests
+    step sanitizers 320 "$self" _sanitizers
+    step throughput 240 "$bin/ensemble_throughput" --models stiff_double_pendulum --cpu-max-n 1000000 \
       --one-thread-max-n 0 --reference-max-n 0 --variants-max-n 100000 --min-n "${GPU_THROUGHPUT_MIN_N:-1000000}" \
       --out "$work/results/ensemble_throughput_gpu.md"
-    step batched_lu 45 "$bin/batched_lu" --min-n "${GPU_LU_MIN_N:-64}"
     # From n = 8 to 16 by default: the second session's 120 s reached n = 4 (the warp strategy takes 31 s there);
     # the rows are written as they finish, so a cut-off run keeps them (GPU_CROSSOVER_MIN_N for a next call).
     step crossover 240 "$bin/gpu_strategy_crossover" --min-n "${GPU_CROSSOVER_MIN_N:-8}" \
       --max-n "${GPU_CROSSOVER_MAX_N:-16}" --out "$work/results/gpu_strategy_crossover.md"
     step study 60 "$self" _study
+    step batched_lu 45 "$bin/batched_lu" --min-n "${GPU_LU_MIN_N:-64}"
     step lorenz 45 "$bin/lorenz_calibration" --cpu-max-n 65536 --out "$work/results/lorenz_calibration.md"
     step lorenz_ncu 40 "$self" _lorenz_profile
     step budget_probe 30 "$self" _budget_probe
@@ -180,13 +182,17 @@ case "$stage" in
     grep -h -E '^\[ +(OK|FAILED|SKIPPED) +\]|^\[ cuda \]' "$work"/gpu_tests_shard*.txt || true
     exit $rc
     ;;
-  _sanitizers)  # memcheck, racecheck, initcheck (every strategy) and synccheck (warp, shared LU) at once
-    # A process per tool and strategy (17 at once): one process per tool reached 16 of its 40 runs in 150 s on an
-    # H200, its 33 instances leaving the device idle between launches.
+  _sanitizers)  # memcheck, racecheck, initcheck (every strategy) and synccheck (warp, shared LU)
+    # A process per tool and strategy, GPU_SANITIZER_JOBS at once (default: one per 13 GB of device memory, 6 on
+    # an H100): each process reserves the kernels' local memory (34 KB a thread across every resident thread, about
+    # 9 GB) besides the tool's own, and 17 at once ran out of the H100's 80 GB (2026-11-26). Under the tools a run
+    # takes 1-30 s, ROS2-W on the stiff pendulum about 100 s.
+    device_env
     self=$PWD/scripts/gpu-session.sh
+    memory_mib=$(nvidia-smi --query-gpu=memory.total --format=csv,noheader,nounits | head -n 1 || echo 80000)
+    jobs=${GPU_SANITIZER_JOBS:-$((memory_mib / 13000 > 0 ? memory_mib / 13000 : 1))}
     runs=(-- --t-end "${GPU_SANITIZER_T_END:-0.01}" --strategies)
     names=()
-    pids=()
     for tool in memcheck racecheck initcheck synccheck; do
       case $tool in
         memcheck) options=(--leak-check full) tool_strategies=$strategies ;;
@@ -195,17 +201,20 @@ case "$stage" in
         synccheck) options=() tool_strategies=warp,shared-lu ;;
       esac
       for strategy in ${tool_strategies//,/ }; do
-        "$self" _sanitize "$tool" "${options[@]}" "${runs[@]}" "$strategy" > "$work/${tool}_$strategy.txt" 2>&1 &
-        pids+=($!)
-        names+=("${tool}_$strategy")
+        while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n || true; done
+        name=${tool}_$strategy
+        ( rc=0; "$self" _sanitize "$tool" "${options[@]}" "${runs[@]}" "$strategy" > "$work/$name.txt" 2>&1 || rc=$?
+          echo "$rc" > "$work/$name.rc" ) &
+        names+=("$name")
       done
     done
+    wait
     rc=0
-    for i in "${!pids[@]}"; do
-      run_rc=0
-      wait "${pids[$i]}" || run_rc=$?
-      log=$work/${names[$i]}.txt
-      echo "${names[$i]}: exit $run_rc; $(grep -c '^ok ' "$log") runs ok, $(grep -c '^FAIL ' "$log") failed;" \
+    echo "$jobs processes at once"
+    for name in "${names[@]}"; do
+      log=$work/$name.txt
+      run_rc=$(cat "$work/$name.rc" 2>/dev/null || echo "?")
+      echo "$name: exit $run_rc; $(grep -c '^ok ' "$log") runs ok, $(grep -c '^FAIL ' "$log") failed;" \
         "$(grep -E 'ERROR SUMMARY' "$log" | tail -n 1)"
       [ "$run_rc" = 0 ] || rc=1
     done

@@ -104,6 +104,13 @@ void run_chunk_staged(cuda::StagedParams p, Method method, int threads_per_block
   DeviceBuffer d_info(sizeof(int) * static_cast<size_t>(count));
   DeviceBuffer d_live(sizeof(int) * static_cast<size_t>(count));
   check(cudaMemsetAsync(d_info.pointer, 0, sizeof(int) * static_cast<size_t>(count), stream), "cudaMemset (info)");
+  // Defined contents before the first cycle (initcheck; the advance kernel fills the pointers, getrf the pivots).
+  if (n > 0)
+    check(cudaMemsetAsync(d_pivots.pointer, 0, sizeof(int) * static_cast<size_t>(count) * n, stream), "cudaMemset (pivots)");
+  check(cudaMemsetAsync(d_matrices.pointer, 0, sizeof(double*) * static_cast<size_t>(count), stream),
+        "cudaMemset (matrix pointers)");
+  check(cudaMemsetAsync(d_vectors.pointer, 0, sizeof(double*) * static_cast<size_t>(count), stream),
+        "cudaMemset (vector pointers)");
   check(cuda::launch_staged_dummies(d_dummy_matrices.as<double>(), d_dummy_vectors.as<double>(), n, count, stream),
         "staged dummies kernel launch");
   p.matrices = d_matrices.as<double*>();
@@ -270,6 +277,13 @@ EnsembleResult run_ensemble_cuda(const CompiledModel& model, const Ensemble& ens
     // All-ones bytes are a NaN double: outputs after an instance's failure read NaN, as on the CPU.
     check(cudaMemset(d_outputs.pointer, 0xFF, output_bytes * static_cast<size_t>(count)), "cudaMemset (outputs)");
     check(cudaMemset(d_stats.pointer, 0, sizeof(IntegratorStats) * static_cast<size_t>(count)), "cudaMemset (stats)");
+    // Slots start as zeros, as the cpu backend's scratch vectors do, whatever the previous chunk left.
+    // compute-sanitizer initcheck reported uninitialized 8-byte reads in the kernels whose slots lie here (budget,
+    // warp, shared LU, staged; H100, 2026-11-26); the build has no line info, so which words they were is not
+    // known. On the CPU no such read reaches a result (ResumableInstance.WhatTheScratchHeldBeforeTheRunDoesNotMatter
+    // runs every model and method from zeros, NaNs and large values, bit for bit alike).
+    if (global_scratch_bytes > 0)
+      check(cudaMemset(d_scratch.pointer, 0, global_scratch_bytes * static_cast<size_t>(count)), "cudaMemset (scratch)");
     if (staged) {
       check(cudaDeviceSynchronize(), "cudaMemset");  // the staged run's stream does not wait on the default one
       const cuda::StagedParams staged_params{p.model, p.constants, p.initial_q, p.initial_v, p.output_times,
