@@ -28,6 +28,7 @@
 #include "kpi_summary.hpp"
 #include "parameter_overrides.hpp"
 #include "progress_display.hpp"
+#include "simulate_csv_stream.hpp"
 #include "simulate_hdf5.hpp"
 #include "simulate_settings.hpp"
 #include "system_memory.hpp"
@@ -51,20 +52,24 @@ void check_gpu_flags(const SimulateOptions& o, const Backend& backend) {
 }
 
 // Refuses a run that cannot fit in memory; says what it will take unless quiet.
+// `resident`: the instances whose series are in memory at once (all of them, or two chunks of a streamed --out).
 void check_footprint(const SimulateOptions& o, const CompiledModel& compiled, const api::ResolvedRun& settings,
-                     long long instances, int parameter_columns, const Backend& backend, int n_parameters,
-                     const std::string& out, bool keep_series) {
+                     long long instances, long long resident, bool streamed, int parameter_columns,
+                     const Backend& backend, int n_parameters, const std::string& out, bool keep_series) {
   const int threads = backend.kind == BackendKind::cuda ? 1 : resolve_thread_count(o.threads, instances);
   const bool statistics = keep_series && (!o.summary.empty() || !o.kpis.empty());
   // Without kept series each thread holds one instance's rows only (and its KPIs).
   const long long kept_times = keep_series ? static_cast<long long>(settings.times.size()) : 0;
-  const RunFootprint f = estimate_run_footprint(compiled, settings.spec.method, instances, kept_times, n_parameters,
+  const RunFootprint f = estimate_run_footprint(compiled, settings.spec.method, resident, kept_times, n_parameters,
                                                 parameter_columns, threads, statistics);
+  const RunFootprint whole = estimate_run_footprint(compiled, settings.spec.method, instances, kept_times,
+                                                    n_parameters, parameter_columns, threads, statistics);
   const AvailableMemory available = available_memory();
   const bool capped = !o.max_memory.empty();
   const double limit = capped ? parse_byte_size(o.max_memory, "--max-memory") : available.bytes;
-  const std::string parts = "results " + format_bytes(f.results) + ": " + std::to_string(instances) +
-                            " instances x " + std::to_string(kept_times) + " output times x " +
+  const std::string parts = "results " + format_bytes(f.results) + ": " +
+                            (resident < instances ? std::to_string(resident) + " of the " : "") +
+                            std::to_string(instances) + " instances x " + std::to_string(kept_times) + " output times x " +
                             std::to_string(compiled.n_outputs) + " outputs" +
                             (keep_series ? "" : " (no series kept: only the model's KPIs)") + "; ensemble " +
                             format_bytes(f.ensemble) +
@@ -74,19 +79,21 @@ void check_footprint(const SimulateOptions& o, const CompiledModel& compiled, co
     throw std::invalid_argument(
         "the run needs about " + format_bytes(f.total()) + " of memory (" + parts + "), more than " +
         (capped ? "--max-memory " + o.max_memory : "the " + format_bytes(limit) + " available (" + available.source + ")") +
-        "; give fewer --instances, a coarser --dt-out, fewer outputs" + (capped ? ", or a larger --max-memory" : ""));
+        "; give fewer --instances, a coarser --dt-out, fewer outputs" +
+        (streamed ? ", a smaller --chunk" : ", a CSV --out without --summary (written in chunks)") +
+        ", an HDF5 --out (FILE.h5, written in chunks)" + (capped ? ", or a larger --max-memory" : ""));
   if (o.quiet) return;
   std::cerr << "myriad: memory: about " << format_bytes(f.total()) << " (" << parts << ") of "
             << (capped ? "--max-memory " + o.max_memory : format_bytes(limit) + " available");
-  if (!o.out.empty()) std::cerr << "; --out about " << format_bytes(f.csv_bytes);
+  if (!o.out.empty()) std::cerr << "; --out about " << format_bytes(whole.csv_bytes);
   std::cerr << '\n';
   struct statvfs disk {};
   // The directory of the file really written (a followed symlink's target may be elsewhere).
   const std::string directory = std::filesystem::path(out).parent_path().string();
   if (!out.empty() && ::statvfs(directory.empty() ? "." : directory.c_str(), &disk) == 0) {
     const double free_bytes = static_cast<double>(disk.f_bavail) * static_cast<double>(disk.f_frsize);
-    if (f.csv_bytes > free_bytes)
-      std::cerr << "myriad: warning: --out may need about " << format_bytes(f.csv_bytes) << ", and its file system has "
+    if (whole.csv_bytes > free_bytes)
+      std::cerr << "myriad: warning: --out may need about " << format_bytes(whole.csv_bytes) << ", and its file system has "
                 << format_bytes(free_bytes) << " free\n";
   }
 }
@@ -137,8 +144,20 @@ int run_simulate(const SimulateOptions& o) {
   // are computed on line (the cuda backend keeps its series and computes them from it).
   const bool named_kpis = !model.kpis.empty();
   request.keep_series = !named_kpis || !out.empty() || !summary.empty();
-  check_footprint(o, compiled, settings, instances, parameters ? static_cast<int>(parameters->names.size()) : 0,
-                  backend, static_cast<int>(model.parameters.size()), out, request.keep_series);
+  // A CSV --out is computed and written in chunks unless a reduction over the whole ensemble needs every series
+  // (--summary; --kpis of a model without named KPIs, taken from the statistics).
+  const bool streamed = !out.empty() && summary.empty() && (kpis.empty() || named_kpis);
+  if (o.chunk && !streamed)
+    throw std::invalid_argument("--chunk: applies to a CSV --out without --summary" +
+                                std::string(named_kpis ? "" : " or --kpis (this model names no KPIs: they come from "
+                                                              "the whole ensemble's series)"));
+  const long long chunk =
+      o.chunk ? *o.chunk : default_stream_chunk(static_cast<long long>(settings.times.size()), compiled.n_outputs,
+                                       backend.kind == BackendKind::cuda);
+  const long long resident = streamed ? std::min(instances, 2 * chunk) : instances;
+  check_footprint(o, compiled, settings, instances, resident, streamed,
+                  parameters ? static_cast<int>(parameters->names.size()) : 0, backend,
+                  static_cast<int>(model.parameters.size()), out, request.keep_series);
 
   RunProgress progress;
   ProgressDisplay display(!o.quiet, instances, progress);
@@ -146,14 +165,22 @@ int run_simulate(const SimulateOptions& o) {
     request.progress = [&progress](const api::Progress& p) {
       progress.instances_done.store(p.done, std::memory_order_relaxed);
     };
-  api::SimulationResult simulation = api::simulate(loaded, request);
-  const std::vector<std::string> kpi_names = simulation.kpi_names, kpi_units = simulation.kpi_units;
-  const EnsembleResult result = api::to_ensemble_result(std::move(simulation));
-  request.parameters.reset();
-
+  std::vector<std::string> kpi_names, kpi_units;
   const std::vector<std::string>& names = loaded.signal_names();
   double write_seconds = 0.0;
-  if (!out.empty())
+  EnsembleResult result;
+  if (streamed) {
+    // Computing and writing overlap: the time is the run's, and the file is written when it returns.
+    result = simulate_csv_streamed(loaded, request, instances, chunk, out, progress, &kpi_names, &kpi_units);
+  } else {
+    api::SimulationResult simulation = api::simulate(loaded, request);
+    kpi_names = simulation.kpi_names;
+    kpi_units = simulation.kpi_units;
+    result = api::to_ensemble_result(std::move(simulation));
+  }
+  request.parameters.reset();
+
+  if (!out.empty() && !streamed)
     write_seconds += timed_write(display, out, [&] { write_result_csv(out, result, names, &progress); });
   if (!o.summary.empty() || (!o.kpis.empty() && !named_kpis)) {
     const EnsembleStatistics statistics = compute_statistics(result, o.threads);

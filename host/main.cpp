@@ -95,6 +95,12 @@ int main(int argc, char** argv) {
                       "cuda: step attempts per instance and launch; finished instances are compacted out between "
                       "launches (default 0: one launch runs every instance to the end)");
   sim_cmd->add_option("--out", sim.out, "output CSV file, or an HDF5 results file (.h5: streamed in chunks)");
+  sim_cmd->add_option("--chunk", sim.chunk,
+                      "--out is computed and written this many instances at a time, so its series never sit in "
+                      "memory at once (CSV default: as many as 256 MiB of output values hold, 2 GiB on the cuda backend; HDF5: the study's "
+                      "choice; not with --summary or a model without named KPIs' --kpis, which reduce the whole "
+                      "ensemble)")
+      ->check(CLI::PositiveNumber);
   sim_cmd->add_option("--stats-json", sim.stats_json, "write statistics as JSON");
   sim_cmd->add_flag("--stats", sim.stats, "print per-instance statistics summary");
   sim_cmd->add_option("--summary", sim.summary, "CSV of ensemble statistics per output time and signal");

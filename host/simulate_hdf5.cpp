@@ -79,6 +79,7 @@ int run_simulate_hdf5(const SimulateOptions& o) {
   api::resolve_run_options(spec.run, loaded.impl->model, flag_names());  // refuses a bad setting by its flag
   spec.series.signals = loaded.signal_names();
   spec.output = out;
+  if (o.chunk) spec.chunk = *o.chunk;  // --chunk: instances per chunk of the results file too
   if (!o.params_file.empty()) {
     spec.sampler.kind = study::SamplerKind::table;
     spec.sampler.table = fs::absolute(o.params_file).string();

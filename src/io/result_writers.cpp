@@ -42,29 +42,42 @@ StatsTotals totals(const EnsembleResult& result) {
   return t;
 }
 
+void write_result_csv_header(std::ostream& out, const std::vector<std::string>& signal_names) {
+  out << "instance,time";
+  for (const std::string& name : signal_names) out << ',' << name;
+  out << '\n';
+}
+
+void write_result_csv_rows(std::ostream& out, long long first_instance, long long n_instances,
+                           const std::vector<double>& times, int n_signals, const double* values,
+                           RunProgress* progress) {
+  // A row: the instance, the time and the signals, each at most 24 characters and a comma.
+  std::vector<char> row(static_cast<size_t>(n_signals + 2) * 32);
+  char* const end = row.data() + row.size();
+  const size_t n_times = times.size();
+  for (long long i = 0; i < n_instances; ++i) {
+    for (size_t k = 0; k < n_times; ++k) {
+      char* at = append_integer(row.data(), end, first_instance + i);
+      *at++ = ',';
+      at = append_double(at, end, times[k]);
+      const double* v = values + (static_cast<size_t>(i) * n_times + k) * static_cast<size_t>(n_signals);
+      for (int s = 0; s < n_signals; ++s) {
+        *at++ = ',';
+        at = append_double(at, end, v[s]);
+      }
+      *at++ = '\n';
+      out.write(row.data(), at - row.data());
+    }
+    if (progress) progress->wrote();
+  }
+}
+
 void write_result_csv(const std::string& path, const EnsembleResult& result,
                       const std::vector<std::string>& signal_names, RunProgress* progress) {
   write_file_atomically(path, [&](std::ostream& out) {
-    out << "instance,time";
-    for (const std::string& name : signal_names) out << ',' << name;
-    out << '\n';
-    // A row: the instance, the time and the signals, each at most 24 characters and a comma.
-    std::vector<char> row(static_cast<size_t>(result.n_signals + 2) * 32);
-    char* const end = row.data() + row.size();
-    for (int i = 0; i < result.n_instances; ++i) {
-      for (int k = 0; k < result.n_times; ++k) {
-        char* at = append_integer(row.data(), end, i);
-        *at++ = ',';
-        at = append_double(at, end, result.times[static_cast<size_t>(k)]);
-        for (int s = 0; s < result.n_signals; ++s) {
-          *at++ = ',';
-          at = append_double(at, end, result.value(i, k, s));
-        }
-        *at++ = '\n';
-        out.write(row.data(), at - row.data());
-      }
-      if (progress) progress->wrote();
-    }
+    write_result_csv_header(out, signal_names);
+    write_result_csv_rows(out, 0, result.n_instances, result.times, result.n_signals, result.values.data(),
+                          progress);
   });
 }
 

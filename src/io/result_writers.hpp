@@ -14,6 +14,13 @@ namespace myriad {
 void write_result_csv(const std::string& path, const EnsembleResult& result,
                       const std::vector<std::string>& signal_names, RunProgress* progress = nullptr);
 
+// The same table in pieces, for a run written chunk by chunk: the header line, then the rows of `n_instances`
+// instances numbered from `first_instance`, whose values are [(i * times.size() + k) * n_signals + s].
+void write_result_csv_header(std::ostream& out, const std::vector<std::string>& signal_names);
+void write_result_csv_rows(std::ostream& out, long long first_instance, long long n_instances,
+                           const std::vector<double>& times, int n_signals, const double* values,
+                           RunProgress* progress = nullptr);
+
 // Totals (instances, per-status counts, steps, rejected steps, function evaluations, compute wall time and the
 // seconds spent writing the files written before this one) and, per instance, steps, rejected,
 // function_evaluations, wall_seconds and status. Streamed: O(1) memory beyond the result.
