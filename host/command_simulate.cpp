@@ -171,7 +171,8 @@ int run_simulate(const SimulateOptions& o) {
   EnsembleResult result;
   if (streamed) {
     // Computing and writing overlap: the time is the run's, and the file is written when it returns.
-    result = simulate_csv_streamed(loaded, request, instances, chunk, out, progress, &kpi_names, &kpi_units);
+    result = simulate_csv_streamed(loaded, request, instances, chunk, out, progress, &kpi_names, &kpi_units,
+                                   [&] { display.writing(out); });
   } else {
     api::SimulationResult simulation = api::simulate(loaded, request);
     kpi_names = simulation.kpi_names;

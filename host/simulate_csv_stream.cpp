@@ -59,7 +59,8 @@ void append(std::vector<T>& to, const std::vector<T>& from) {
 EnsembleResult simulate_csv_streamed(const api::LoadedModel& model, const api::SimulateRequest& request,
                                      long long instances, long long chunk, const std::string& out,
                                      RunProgress& progress, std::vector<std::string>* kpi_names,
-                                     std::vector<std::string>* kpi_units) {
+                                     std::vector<std::string>* kpi_units,
+                                     const std::function<void()>& last_chunk_computed) {
   if (chunk < 1) throw std::invalid_argument("--chunk: expected a positive number of instances");
   EnsembleResult whole;
   whole.n_instances = static_cast<int>(instances);
@@ -71,7 +72,10 @@ EnsembleResult simulate_csv_streamed(const api::LoadedModel& model, const api::S
     std::future<api::SimulationResult> next = std::async(std::launch::async, run_chunk, 0LL);
     for (long long first = 0; first < instances; first += chunk) {
       api::SimulationResult part = next.get();
-      if (first + chunk < instances) next = std::async(std::launch::async, run_chunk, first + chunk);
+      if (first + chunk < instances)
+        next = std::async(std::launch::async, run_chunk, first + chunk);
+      else if (last_chunk_computed)
+        last_chunk_computed();
       if (first == 0) {
         whole.times = part.times;
         whole.n_times = part.n_times;

@@ -3,7 +3,9 @@
 // once (issue 18: "simulate --out uses the same sinks"): each chunk runs through api::simulate, its rows go
 // to the file while the next chunk computes, and what is kept of the whole ensemble is per instance and small
 // (status, counters, wall time, named KPIs). The file is the one an unchunked run writes, byte for byte.
+#include <functional>
 #include <string>
+#include <vector>
 
 #include "api/myriad/myriad.hpp"
 #include "ensemble/ensemble_result.hpp"
@@ -22,10 +24,12 @@ long long default_stream_chunk(long long output_times, int n_signals, bool cuda)
 // CSV to `out` atomically (nothing at `out` unless every chunk ran and was written). Returns the ensemble's
 // result without its series (values empty): statuses, counters, wall times and KPIs of every instance, the
 // output times, the threads and the summed wall time of the chunks. `progress` counts instances computed and
-// written across chunks.
+// written across chunks; `last_chunk_computed` (optional) is called when nothing is left to compute, only to
+// write.
 EnsembleResult simulate_csv_streamed(const api::LoadedModel& model, const api::SimulateRequest& request,
                                      long long instances, long long chunk, const std::string& out,
                                      RunProgress& progress, std::vector<std::string>* kpi_names,
-                                     std::vector<std::string>* kpi_units);
+                                     std::vector<std::string>* kpi_units,
+                                     const std::function<void()>& last_chunk_computed = {});
 
 }  // namespace myriad::cli
