@@ -21,9 +21,10 @@ __device__ __noinline__ void advance_slot(const SimulateParams& p, long long loc
   if (p.first_launch) begin_instance(slot.scratch);
   const StridedConstants k{p.constants + instance, p.total};
   IntegratorStats stats = p.stats[local];
+  double* kpi_state = p.kpi_state ? p.kpi_state + local * model.n_kpis * kKpiStateDoubles : nullptr;
   const bool finished =
       advance_instance(model, k, slot.q, slot.v, p.spec, p.output_times, p.n_output_times, slot.scratch,
-                       p.outputs + local * p.n_output_times * model.n_outputs, stats, p.step_budget);
+                       p.outputs + local * p.n_output_times * model.n_outputs, stats, p.step_budget, kpi_state);
   p.status[local] = finished ? static_cast<int>(instance_progress(slot.scratch).status) : kInstanceRunning;
   p.stats[local] = stats;
 }

@@ -46,6 +46,10 @@ struct SimulateParams {
   // Slots in the threads' local memory (scratch unused): only for one launch to the end (step_budget < 0, so
   // first_launch and no live list) with scratch_bytes <= kThreadLocalSlotBytes.
   bool thread_local_scratch = false;
+  // The named KPIs' running states, count * n_kpis * kKpiStateDoubles, zeroed before the first launch and updated
+  // from every output row in the kernel (kpi/kpi.hpp, the cpu backend's on-line code), so that a run keeping no
+  // series copies back these states rather than the series (issue 18). nullptr: none kept.
+  double* kpi_state = nullptr;
 };
 
 // Launches the fused kernel over params.n_live instances; cudaErrorInvalidValue for a thread-local run that breaks

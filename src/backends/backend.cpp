@@ -59,8 +59,13 @@ EnsembleResult run_on_backend(const Backend& backend, const Model& model, const 
     {
       CudaRunOptions options = backend.cuda;
       options.progress = progress;
+      options.keep_series = keep_series;
       EnsembleResult result = run_ensemble_cuda(compiled, ensemble, spec, output_times, options);
-      finish_kpis(compiled, result);  // from the kept series: the kernels do not carry KPI state yet
+      finish_kpis(compiled, result);  // the fused kernel's KPI states, else from the series
+      if (!keep_series) {  // a strategy whose kernel carries no KPI state brought the series back for them
+        result.values.clear();
+        result.values.shrink_to_fit();
+      }
       return result;
     }
   }

@@ -30,8 +30,9 @@ Backend choose_backend(const std::string& name, int threads);
 std::vector<std::string> describe_backends();
 
 // keep_series false: the cpu and reference backends keep no time series (result.values empty), only the model's
-// named KPIs, computed on line; the cuda backend keeps its series and computes them from it afterwards (the same
-// kpi_update, the same bits). Runs the ensemble on the chosen backend; threads applies to reference and cpu (<= 0: all hardware threads).
+// named KPIs, computed on line; so does the cuda backend's fused strategy in its kernel (copying back the KPI
+// states, not the series); its other strategies copy the series back, compute the KPIs from them with the same
+// kpi_update and drop them. Runs the ensemble on the chosen backend; threads applies to reference and cpu (<= 0: all hardware threads).
 // `progress` (optional) counts finished instances as the backend reports them: the CPU backends per block of
 // instances, cuda per launch.
 EnsembleResult run_on_backend(const Backend& backend, const Model& model, const CompiledModel& compiled,

@@ -231,7 +231,14 @@ EnsembleResult run_ensemble_cuda(const CompiledModel& model, const Ensemble& ens
   const auto start = std::chrono::steady_clock::now();
   const long long n = ensemble.n_instances;
   const int n_times = static_cast<int>(output_times.size());
-  EnsembleResult result = make_ensemble_result(static_cast<int>(n), output_times, model.n_outputs);
+  const CudaRunPlan plan = plan_cuda_run(model, spec.method, options);
+  // The named KPIs on line in the fused kernel (the other kernels do not carry KPI state: finish_kpis computes
+  // them from their series). Only the states come back when no series is kept.
+  const size_t kpi_doubles = static_cast<size_t>(model.n_kpis) * kKpiStateDoubles;
+  const bool device_kpis = kpi_doubles > 0 && !plan.staged && plan.kernel == GpuStrategy::fused;
+  const bool copy_series = options.keep_series || !device_kpis;
+  EnsembleResult result = make_ensemble_result(static_cast<int>(n), output_times, model.n_outputs, copy_series);
+  if (device_kpis) result.kpi_state.assign(static_cast<size_t>(n) * kpi_doubles, 0.0);
 
   const DeviceBuffer d_model = upload(&model, 1);
   const DeviceBuffer d_constants = upload(ensemble.constants.data(), ensemble.constants.size());
@@ -243,15 +250,15 @@ EnsembleResult run_ensemble_cuda(const CompiledModel& model, const Ensemble& ens
   const size_t output_bytes = sizeof(double) * static_cast<size_t>(n_times) * model.n_outputs;
   const int ndof = iteration_matrix_order(model);
   const bool batched_lu = staged_has_linear_algebra(spec.method);
-  const CudaRunPlan plan = plan_cuda_run(model, spec.method, options);
   const bool staged = plan.staged;
   const size_t staged_bytes = !staged       ? 0
                               : batched_lu ? sizeof(double) * static_cast<size_t>(ndof) * (ndof + 1) +
                                                  sizeof(int) * static_cast<size_t>(ndof + 2) + 2 * sizeof(double*)
                                            : sizeof(int);
   const size_t global_scratch_bytes = plan.thread_local_scratch ? 0 : scratch_bytes;
+  const size_t kpi_bytes = device_kpis ? sizeof(double) * kpi_doubles : 0;
   const size_t per_instance =
-      global_scratch_bytes + output_bytes + 2 * sizeof(int) + sizeof(IntegratorStats) + staged_bytes;
+      global_scratch_bytes + output_bytes + 2 * sizeof(int) + sizeof(IntegratorStats) + staged_bytes + kpi_bytes;
   if (memory_budget_bytes == 0) {
     size_t free_bytes = 0, total_bytes = 0;
     check(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");
@@ -264,6 +271,7 @@ EnsembleResult run_ensemble_cuda(const CompiledModel& model, const Ensemble& ens
   DeviceBuffer d_status(sizeof(int) * static_cast<size_t>(chunk));
   DeviceBuffer d_stats(sizeof(IntegratorStats) * static_cast<size_t>(chunk));
   DeviceBuffer d_live(sizeof(int) * static_cast<size_t>(chunk));
+  DeviceBuffer d_kpi_state(kpi_bytes * static_cast<size_t>(chunk));
   std::vector<int> status(static_cast<size_t>(chunk));
   const long long budget = options.step_budget > 0 ? options.step_budget : -1;
   cuda::Stream stream;
@@ -274,6 +282,10 @@ EnsembleResult run_ensemble_cuda(const CompiledModel& model, const Ensemble& ens
                            d_times.as<double>(), n_times, n, first, count, spec, d_scratch.as<unsigned char>(),
                            scratch_bytes, d_outputs.as<double>(), d_status.as<int>(), d_stats.as<IntegratorStats>(),
                            nullptr, count, true, budget, plan.thread_local_scratch};
+    if (device_kpis) {
+      p.kpi_state = d_kpi_state.as<double>();
+      check(cudaMemset(d_kpi_state.pointer, 0, kpi_bytes * static_cast<size_t>(count)), "cudaMemset (KPI states)");
+    }
     // All-ones bytes are a NaN double: outputs after an instance's failure read NaN, as on the CPU.
     check(cudaMemset(d_outputs.pointer, 0xFF, output_bytes * static_cast<size_t>(count)), "cudaMemset (outputs)");
     check(cudaMemset(d_stats.pointer, 0, sizeof(IntegratorStats) * static_cast<size_t>(count)), "cudaMemset (stats)");
@@ -311,9 +323,14 @@ EnsembleResult run_ensemble_cuda(const CompiledModel& model, const Ensemble& ens
         p.first_launch = false;
       }
     }
-    check(cudaMemcpy(result.values.data() + static_cast<size_t>(first) * n_times * model.n_outputs, d_outputs.pointer,
-                     output_bytes * static_cast<size_t>(count), cudaMemcpyDeviceToHost),
-          "cudaMemcpy (outputs)");
+    if (copy_series)
+      check(cudaMemcpy(result.values.data() + static_cast<size_t>(first) * n_times * model.n_outputs,
+                       d_outputs.pointer, output_bytes * static_cast<size_t>(count), cudaMemcpyDeviceToHost),
+            "cudaMemcpy (outputs)");
+    if (device_kpis)
+      check(cudaMemcpy(result.kpi_state.data() + static_cast<size_t>(first) * kpi_doubles, d_kpi_state.pointer,
+                       kpi_bytes * static_cast<size_t>(count), cudaMemcpyDeviceToHost),
+            "cudaMemcpy (KPI states)");
     check(cudaMemcpy(status.data(), d_status.pointer, sizeof(int) * static_cast<size_t>(count), cudaMemcpyDeviceToHost),
           "cudaMemcpy (status)");
     check(cudaMemcpy(result.stats.data() + first, d_stats.pointer, sizeof(IntegratorStats) * static_cast<size_t>(count),

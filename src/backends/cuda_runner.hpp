@@ -39,6 +39,10 @@ struct CudaRunOptions {
   enum class Scratch { automatic, global } scratch = Scratch::automatic;
   // Counts the instances that have finished, after each launch (optional; not owned).
   RunProgress* progress = nullptr;
+  // false: the series stay on the device. The fused kernel updates the model's named KPIs from every output row
+  // (kpi_state, as the cpu backend does on line) and only those states come back; the other strategies copy the
+  // series back for the KPIs (finish_kpis) and the caller drops them.
+  bool keep_series = true;
 };
 
 // The kernel run_ensemble_cuda launches for these options, and where it keeps the instances' scratch.

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 
 #include "backends/backend.hpp"
@@ -162,6 +163,24 @@ TEST(CudaBackend, NamedKpisAgreeWithTheCpuBackendsOnLineValues) {
     std::printf("[ cuda ] %-24s %zu KPIs x %d instances: max rel diff vs cpu on line %.2e\n", name.c_str(),
                 l.model.kpis.size(), e.n_instances, worst);
     EXPECT_LE(worst, plan.rk4_force_pointwise);
+    // Without series (issue 18): the fused kernel's KPI states come back instead of the series, the same bits as
+    // the run above, which kept its series and read the states too; the staged strategy, whose kernels carry no
+    // KPI state, computes them from its series on the host and drops those.
+    const EnsembleResult lean = run_on_backend(cuda_backend, l.model, *l.compiled, e, spec, times, 0, nullptr, false);
+    EXPECT_TRUE(lean.values.empty());
+    ASSERT_EQ(lean.kpis.size(), gpu.kpis.size());
+    for (size_t k = 0; k < gpu.kpis.size(); ++k)
+      ASSERT_EQ(std::memcmp(&lean.kpis[k], &gpu.kpis[k], sizeof(double)), 0) << "kpi entry " << k;
+    Backend staged_backend = cuda_backend;
+    staged_backend.cuda.strategy = GpuStrategy::staged;
+    const EnsembleResult staged =
+        run_on_backend(staged_backend, l.model, *l.compiled, e, spec, times, 0, nullptr, false);
+    EXPECT_TRUE(staged.values.empty());
+    ASSERT_EQ(staged.kpis.size(), cpu.kpis.size());
+    for (size_t k = 0; k < cpu.kpis.size(); ++k)
+      EXPECT_LE(std::abs(staged.kpis[k] - cpu.kpis[k]) / std::max(1.0, std::abs(cpu.kpis[k])),
+                plan.rk4_force_pointwise)
+          << "staged, kpi entry " << k;
   }
   EXPECT_GE(models_with_kpis, 3);  // quarter_car_road, half_car, full_car
 }
