@@ -56,12 +56,14 @@ void check_output_path(const std::string& out) {
     throw std::runtime_error(out + ": the folder " + folder.string() + " does not exist");
 }
 
-// The cuda backend keeps every output at every output time on the host whatever the study keeps (its kernels
-// carry no KPI state yet: the KPIs come from the copied series), so its chunks are sized as if all were kept.
+// The cuda backend's strategies other than fused bring every output at every output time back to the host
+// whatever the study keeps (their kernels carry no KPI state: the KPIs come from the copied series), so their
+// chunks are sized as if all were kept; the fused kernel's KPI states come back alone.
 long long chunk_rows_for(const StudySpec& spec, const ChunkPlan& plan) {
   if (spec.chunk > 0) return spec.chunk;
   if (!plan.model) return kDefaultChunk;
-  const bool all_series = api::resolved_backend(*plan.model, spec.run) == "cuda";
+  const bool all_series = api::resolved_backend(*plan.model, spec.run) == "cuda" &&
+                          spec.run.gpu_strategy.value_or("fused") != "fused";
   if (plan.series_columns.empty() && !all_series) return kDefaultChunk;
   const api::SimulationDefaults d = plan.model->defaults();
   const double times = spec.run.t_end.value_or(d.t_end) / spec.run.dt_out.value_or(d.dt_out) + 2.0;
