@@ -271,7 +271,7 @@ void read_road(const JsonNode& node, TimeFunction& f, const ReadContext& context
     if (!std::isfinite(value))
       node.at("class_value").fail(std::string("ISO 8608 gives class ") + static_cast<char>('A' + letter) + " no " +
                                   (bound < 0 ? "lower" : "upper") + " bound");
-    f.gd_n0 = {value, -1};
+    f.gd_n0 = literal_number(value);
   } else {
     if (node.has("class_value")) node.at("class_value").fail("class_value goes with class, not with gd_n0");
     f.gd_n0 = read_number(node.at("gd_n0"), context);
@@ -326,7 +326,7 @@ TimeFunction read_time_function(const JsonNode& node, const ReadContext& context
     }
     const double value = f.gain * (*context.input_list)[static_cast<size_t>(f.input)].value;
     if (!std::isfinite(value)) node.fail("gain * the input's default is not finite");
-    f.value = {value, -1};
+    f.value = literal_number(value);
     return f;
   }
   if (f.kind == TimeFunction::Kind::table) {

@@ -26,6 +26,13 @@ struct Number {
   double constant = 0.0;             // an expression's constant part
 };
 
+// A number given as a literal (no parameter, no expression).
+inline Number literal_number(double value) {
+  Number n;
+  n.value = value;
+  return n;
+}
+
 inline bool depends_on_parameters(const Number& n) { return n.parameter >= 0 || !n.terms.empty(); }
 
 // The value of `n` for one instance's parameter values (indexed as Model::parameters).

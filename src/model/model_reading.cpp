@@ -48,7 +48,7 @@ Number read_number(const JsonNode& node, const ReadContext& context) {
   if (json.is_number()) {
     const double value = json.get<double>();
     if (!std::isfinite(value)) node.fail("number is not finite");
-    return {value, -1};
+    return literal_number(value);
   }
   if (!json.is_string()) node.fail_type("a number or a \"$parameter\" reference");
   const std::string text = json.get<std::string>();
@@ -82,7 +82,7 @@ Number read_number(const JsonNode& node, const ReadContext& context) {
 
 Number read_optional_number(const JsonNode& object, const std::string& key, double fallback,
                             const ReadContext& context) {
-  return object.has(key) ? read_number(object.at(key), context) : Number{fallback, -1};
+  return object.has(key) ? read_number(object.at(key), context) : literal_number(fallback);
 }
 
 Vector3 read_vector3(const JsonNode& node, const ReadContext& context) {

@@ -82,7 +82,7 @@ std::vector<std::array<Number, 2>> read_profile_file(const std::string& path, co
                       number_text(points.back()[0].value) + ")");
     if (points.size() >= kMaxJsonArrayElements)
       fail(where, "more than the " + std::to_string(kMaxJsonArrayElements) + " points a profile may have");
-    points.push_back({Number{x, -1}, Number{z, -1}});
+    points.push_back({literal_number(x), literal_number(z)});
   }
   if (points.size() < 2) fail("", "a profile needs at least 2 points, got " + std::to_string(points.size()));
   return points;
