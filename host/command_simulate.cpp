@@ -141,7 +141,7 @@ int run_simulate(const SimulateOptions& o) {
   request.overrides = parse_overrides(o.params);
   api::check_overrides(request.overrides, model, flag_names());
   // A run of a model with named KPIs that writes no series (--out) and no per-time summary keeps none: the KPIs
-  // are computed on line (the cuda backend keeps its series and computes them from it).
+  // are computed on line (the cuda backend's strategies other than fused bring the series back for them).
   const bool named_kpis = !model.kpis.empty();
   request.keep_series = !named_kpis || !out.empty() || !summary.empty();
   // A CSV --out is computed and written in chunks unless a reduction over the whole ensemble needs every series

@@ -126,8 +126,8 @@ TEST(CudaBackend, MatchesCpuOnEveryShippedModelWithRandomizedParameters) {
   }
 }
 
-// Named KPIs on the device: the cuda backend computes them after its kernels from the kept series (finish_kpis),
-// the cpu backend on line without a series; RK4 takes the same steps on both, so each KPI of every shipped model
+// Named KPIs on the device: the fused kernel updates their states on line (finish_kpis turns them into values),
+// as the cpu backend does without a series; RK4 takes the same steps on both, so each KPI of every shipped model
 // that names some agrees to the outputs' bound (relative to max(1, |cpu value|)).
 TEST(CudaBackend, NamedKpisAgreeWithTheCpuBackendsOnLineValues) {
   std::string device;

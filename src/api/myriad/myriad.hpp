@@ -119,7 +119,8 @@ struct SimulateRequest {
   std::function<void(const Progress&)> progress;           // called from the calling thread, at most ~10 times/s
   const std::atomic<bool>* cancel = nullptr;               // set -> the run stops soon and throws Cancelled
   // false: keep no time series (SimulationResult::values empty), only the model's named KPIs, computed on line
-  // (the cpu and reference backends; cuda computes them from its series, with the same code).
+  // (the cpu and reference backends, and the cuda backend's fused kernel; its other strategies compute them from
+  // their series afterwards, with the same code).
   bool keep_series = true;
   // Each instance's index in the whole study (non-negative, one per instance), which keys what an instance draws
   // by its index (an iso8608_road's phases): a slice of a study run alone then meets the roads the whole study
