@@ -84,6 +84,16 @@ MYRIAD_HD_INLINE double value_of(const Dual<T, N>& a) {
   return value_of(a.value);
 }
 
+// Whether a is the constant v: value v and every derivative zero (a Dual whose value is v but which depends on
+// the seeded variables is not).
+template <class T, int N>
+MYRIAD_HD_INLINE bool is_exactly(const Dual<T, N>& a, double v) {
+  if (!is_exactly(a.value, v)) return false;
+  for (int i = 0; i < N; ++i)
+    if (!is_exactly(a.d[i], 0.0)) return false;
+  return true;
+}
+
 // A Dual with value `value` and every derivative `slope` times those of `a` (the chain rule for f(a)).
 template <class T, int N>
 MYRIAD_HD_INLINE Dual<T, N> dual_chain(const T& value, const T& slope, const Dual<T, N>& a) {

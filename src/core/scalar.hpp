@@ -53,6 +53,10 @@ MYRIAD_HD_INLINE S scalar_atan2(const S& y, const S& x) {
 MYRIAD_HD_INLINE double value_of(double x) { return x; }
 MYRIAD_HD_INLINE float value_of(float x) { return x; }
 
+// Whether x is exactly the constant v: for a Dual (its overload), the value and no derivative.
+MYRIAD_HD_INLINE bool is_exactly(double x, double v) { return x == v; }
+MYRIAD_HD_INLINE bool is_exactly(float x, double v) { return x == v; }
+
 MYRIAD_HD_INLINE bool is_finite(double x) { return x - x == 0.0; }
 MYRIAD_HD_INLINE bool is_finite(float x) { return x - x == 0.0f; }
 

@@ -63,13 +63,11 @@ MYRIAD_HD Transform<S> joint_transform(const CompiledJoint& joint, const K& k, c
   }
 }
 
-// Motion subspace columns in M coordinates (joint.nv of them) and c_J = dS/dt v, for coordinates q, velocities v.
+// Motion subspace columns in M coordinates (joint.nv of them) at coordinates q: the joint velocity is S_M v.
 template <class S, class K>
-MYRIAD_HD void joint_motion(const CompiledJoint& joint, const K& k, const S* q, const S* v, Motion<S>* S_M,
-                            Motion<S>& c_J) {
+MYRIAD_HD void joint_subspace(const CompiledJoint& joint, const K& k, const S* q, Motion<S>* S_M) {
   const int c = joint.constants;
   const Vec3<S> zero = Vec3<S>::zero();
-  c_J = Motion<S>::zero();
   switch (joint.type) {
     case kRevolute: S_M[0] = {load_vec3<S>(k, c + kJointAxis), zero}; break;
     case kPrismatic: S_M[0] = {zero, load_vec3<S>(k, c + kJointAxis)}; break;
@@ -82,10 +80,8 @@ MYRIAD_HD void joint_motion(const CompiledJoint& joint, const K& k, const S* q, 
     case kUniversal: {
       // omega_M = Rot(axis2, q2)^T axis1 q1' + axis2 q2'; the first column turns with q2.
       const Vec3<S> axis2 = load_vec3<S>(k, c + kJointAux1);
-      const Vec3<S> axis1_M = transpose_times(rotation_about_axis(axis2, q[1]), load_vec3<S>(k, c + kJointAxis));
-      S_M[0] = {axis1_M, zero};
+      S_M[0] = {transpose_times(rotation_about_axis(axis2, q[1]), load_vec3<S>(k, c + kJointAxis)), zero};
       S_M[1] = {axis2, zero};
-      c_J = {-cross(v[1] * axis2, v[0] * axis1_M), zero};
       break;
     }
     case kSpherical:
@@ -97,12 +93,9 @@ MYRIAD_HD void joint_motion(const CompiledJoint& joint, const K& k, const S* q, 
       // Translation in F seen from the rotating M: both in-plane columns turn with the angle.
       const Vec3<S> normal = load_vec3<S>(k, c + kJointAxis);
       const Mat3<S> R_FM = rotation_about_axis(normal, q[2]);
-      const Vec3<S> e1_M = transpose_times(R_FM, load_vec3<S>(k, c + kJointAux1));
-      const Vec3<S> e2_M = transpose_times(R_FM, load_vec3<S>(k, c + kJointAux2));
-      S_M[0] = {zero, e1_M};
-      S_M[1] = {zero, e2_M};
+      S_M[0] = {zero, transpose_times(R_FM, load_vec3<S>(k, c + kJointAux1))};
+      S_M[1] = {zero, transpose_times(R_FM, load_vec3<S>(k, c + kJointAux2))};
       S_M[2] = {normal, zero};
-      c_J = {zero, -cross(v[2] * normal, v[0] * e1_M + v[1] * e2_M)};
       break;
     }
     case kFree:
@@ -114,6 +107,27 @@ MYRIAD_HD void joint_motion(const CompiledJoint& joint, const K& k, const S* q, 
       S_M[5] = {Vec3<S>{S(0), S(0), S(1)}, zero};
       break;
     default: break;
+  }
+}
+
+// Whether the joint's placement and subspace come folded in its constants (kJointPlacementA0 ...).
+MYRIAD_HD_INLINE bool has_placement_constants(int type) { return type == kRevolute || type == kPrismatic; }
+
+// Whether the joint's subspace turns with its own coordinates (c_J = dS/dt v not identically zero).
+MYRIAD_HD_INLINE bool has_velocity_product(int type) { return type == kUniversal || type == kPlanar; }
+
+// c_J = dS/dt v in M coordinates for velocities v and the subspace S_M of joint_subspace; zero unless
+// has_velocity_product(joint.type).
+template <class S, class K>
+MYRIAD_HD Motion<S> joint_velocity_product(const CompiledJoint& joint, const K& k, const S* v,
+                                           const Motion<S>* S_M) {
+  const int c = joint.constants;
+  const Vec3<S> zero = Vec3<S>::zero();
+  switch (joint.type) {
+    case kUniversal: return {-cross(v[1] * load_vec3<S>(k, c + kJointAux1), v[0] * S_M[0].angular), zero};
+    case kPlanar:
+      return {zero, -cross(v[2] * load_vec3<S>(k, c + kJointAxis), v[0] * S_M[0].linear + v[1] * S_M[1].linear)};
+    default: return Motion<S>::zero();
   }
 }
 

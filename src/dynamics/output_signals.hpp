@@ -23,6 +23,14 @@ enum OutputCode : int {
   kOutTireSlip,
 };
 
+// Whether any output reads the accelerations qdd (a joint acceleration): the others need the kinematics in `w`
+// only (each force signal evaluates its element from them), so a recorder can skip the forces and the ABA.
+MYRIAD_HD_INLINE bool outputs_read_accelerations(const CompiledModel& model) {
+  for (int s = 0; s < model.n_outputs; ++s)
+    if (model.outputs[s].kind == kOutJointAcceleration) return true;
+  return false;
+}
+
 template <class K>
 MYRIAD_HD double output_signal(const CompiledModel& model, const K& k, double t, const double* q, const double* v,
                                const double* qdd, const TreeWorkspace<double>& w, int index) {

@@ -9,6 +9,12 @@ namespace myriad {
 // O(n^3).
 template <class S>
 MYRIAD_HD bool invert_small_spd(const S* a, int n, S* inv) {
+  if (n == 1) {  // the common 1-DOF joint, without the loops: the same operations as below, so the same bits
+    if (!(value_of(a[0]) > 0.0)) return false;
+    const S L = scalar_sqrt(a[0]);
+    inv[0] = (S(1.0) / L) / L;
+    return true;
+  }
   S L[36];
   for (int i = 0; i < n; ++i) {
     for (int j = 0; j <= i; ++j) {

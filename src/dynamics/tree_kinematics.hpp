@@ -11,38 +11,101 @@ MYRIAD_HD_INLINE Transform<S> load_transform(const K& k, int rotation, int origi
   return {load_mat3<S>(k, rotation), load_vec3<S>(k, origin)};
 }
 
+// Rotational inertia about the centre of mass, body axes, of the body whose constants start at b.
+template <class S, class K>
+MYRIAD_HD_INLINE Mat3<S> centroidal_inertia(const K& k, int b) {
+  return {{{S(k[b + kBodyInertia]), S(k[b + kBodyInertia + 3]), S(k[b + kBodyInertia + 4])},
+           {S(k[b + kBodyInertia + 3]), S(k[b + kBodyInertia + 1]), S(k[b + kBodyInertia + 5])},
+           {S(k[b + kBodyInertia + 4]), S(k[b + kBodyInertia + 5]), S(k[b + kBodyInertia + 2])}}};
+}
+
 // Rigid-body spatial inertia of tree body i about its body origin, body coordinates.
 template <class S, class K>
 MYRIAD_HD_INLINE SpatialInertia<S> body_inertia(const CompiledModel& model, const K& k, int i) {
   const int b = model.joints[i].body_constants;
-  const Mat3<S> I_cm = {{{S(k[b + kBodyInertia]), S(k[b + kBodyInertia + 3]), S(k[b + kBodyInertia + 4])},
-                         {S(k[b + kBodyInertia + 3]), S(k[b + kBodyInertia + 1]), S(k[b + kBodyInertia + 5])},
-                         {S(k[b + kBodyInertia + 4]), S(k[b + kBodyInertia + 5]), S(k[b + kBodyInertia + 2])}}};
+  const Mat3<S> I_cm = centroidal_inertia<S>(k, b);
   return rigid_body_inertia(S(k[b + kBodyMass]), load_vec3<S>(k, b + kBodyCenterOfMass), I_cm);
 }
 
-// Writes X_parent, X_world, velocity, subspace and bias of every body for coordinates q (nq) and velocities v (nv).
+// The same body as a RigidInertia (spatial/rigid_inertia.hpp), for the composite-rigid-body algorithm.
 template <class S, class K>
-MYRIAD_HD void tree_kinematics(const CompiledModel& model, const K& k, const S* q, const S* v, TreeWorkspace<S>& w) {
+MYRIAD_HD_INLINE RigidInertia<S> body_rigid_inertia(const CompiledModel& model, const K& k, int i) {
+  const int b = model.joints[i].body_constants;
+  const Mat3<S> I_cm = centroidal_inertia<S>(k, b);
+  return rigid_inertia(S(k[b + kBodyMass]), load_vec3<S>(k, b + kBodyCenterOfMass), I_cm);
+}
+
+// X_PC of a revolute or prismatic joint from its placement constants (model/compiled_model.hpp,
+// kJointPlacementA0): 18 multiplications where X_PF X_FM(q) X_CM^-1 takes about 70. O(1).
+template <class S, class K>
+MYRIAD_HD_INLINE Transform<S> fixed_axis_placement(const CompiledJoint& joint, const K& k, const S& q) {
+  const int c = joint.constants;
+  Transform<S> X;
+  if (joint.type == kRevolute) {
+    const S s = scalar_sin(q), t = S(1) - scalar_cos(q);
+    for (int r = 0; r < 3; ++r)
+      for (int col = 0; col < 3; ++col) {
+        const int e = 3 * r + col;
+        X.R.m[r][col] = S(k[c + kJointPlacementA0 + e]) + s * k[c + kJointPlacementA1 + e] +
+                        t * k[c + kJointPlacementA2 + e];
+      }
+    X.p = {
+        S(k[c + kJointPlacementB0]) + s * k[c + kJointPlacementB1] + t * k[c + kJointPlacementB2],
+        S(k[c + kJointPlacementB0 + 1]) + s * k[c + kJointPlacementB1 + 1] + t * k[c + kJointPlacementB2 + 1],
+        S(k[c + kJointPlacementB0 + 2]) + s * k[c + kJointPlacementB1 + 2] +
+            t * k[c + kJointPlacementB2 + 2]};
+  } else {
+    X.R = load_mat3<S>(k, c + kJointPlacementA0);
+    X.p = {S(k[c + kJointPlacementB0]) + q * k[c + kJointPlacementB1],
+           S(k[c + kJointPlacementB0 + 1]) + q * k[c + kJointPlacementB1 + 1],
+           S(k[c + kJointPlacementB0 + 2]) + q * k[c + kJointPlacementB1 + 2]};
+  }
+  return X;
+}
+
+// The part of the kinematics that depends on q alone, for body i: writes X_parent[i] and its joint's subspace
+// columns in body coordinates (w.subspace); for a joint with a velocity product (has_velocity_product) leaves
+// the columns in M coordinates in S_M (joint.nv) for it.
+template <class S, class K>
+MYRIAD_HD_ALWAYS_INLINE void place_body(const CompiledModel& model, const K& k, const S* q, int i,
+                                        TreeWorkspace<S>& w, Motion<S>* S_M) {
+  const CompiledJoint& joint = model.joints[i];
+  const int c = joint.constants;
+  const S* q_joint = q + joint.q_index;
+  if (has_placement_constants(joint.type)) {
+    w.X_parent[i] = fixed_axis_placement(joint, k, q_joint[0]);
+    w.subspace[joint.v_index] = {load_vec3<S>(k, c + kJointSubspaceC),
+                                 load_vec3<S>(k, c + kJointSubspaceC + 3)};
+    return;
+  }
+  const Transform<S> X_PF = load_transform<S>(k, c + kJointRotationPF, c + kJointOriginPF);
+  const Transform<S> X_CM = load_transform<S>(k, c + kJointRotationCM, c + kJointOriginCM);
+  w.X_parent[i] = X_PF * joint_transform(joint, k, q_joint) * inverse(X_CM);
+  joint_subspace(joint, k, q_joint, S_M);
+  for (int col = 0; col < joint.nv; ++col) w.subspace[joint.v_index + col] = motion_to_a(X_CM, S_M[col]);
+}
+
+// Writes X_parent and subspace of every body for coordinates q (nq): what the composite-rigid-body algorithm
+// needs, without the velocities and world placements of tree_kinematics.
+template <class S, class K>
+MYRIAD_HD void tree_placements(const CompiledModel& model, const K& k, const S* q, TreeWorkspace<S>& w) {
+  Motion<S> S_M[6];
+  for (int i = 0; i < model.n_bodies; ++i) place_body(model, k, q, i, w, S_M);
+}
+
+// Writes X_parent, X_world, velocity, subspace and bias of every body for coordinates q (nq) and velocities v
+// (nv).
+template <class S, class K>
+MYRIAD_HD void tree_kinematics(const CompiledModel& model, const K& k, const S* q, const S* v,
+                               TreeWorkspace<S>& w) {
   for (int i = 0; i < model.n_bodies; ++i) {
     const CompiledJoint& joint = model.joints[i];
-    const int c = joint.constants;
-    const Transform<S> X_PF = load_transform<S>(k, c + kJointRotationPF, c + kJointOriginPF);
-    const Transform<S> X_CM = load_transform<S>(k, c + kJointRotationCM, c + kJointOriginCM);
-    const S* q_joint = q + joint.q_index;
-    const S* v_joint = v + joint.v_index;
-    const Transform<S> X_PC = X_PF * joint_transform(joint, k, q_joint) * inverse(X_CM);
-    w.X_parent[i] = X_PC;
-
     Motion<S> S_M[6];
-    Motion<S> c_J;
-    joint_motion(joint, k, q_joint, v_joint, S_M, c_J);
+    place_body(model, k, q, i, w, S_M);
+    const Transform<S>& X_PC = w.X_parent[i];
+    const S* v_joint = v + joint.v_index;
     Motion<S> v_J = Motion<S>::zero();
-    for (int col = 0; col < joint.nv; ++col) {
-      const Motion<S> S_C = motion_to_a(X_CM, S_M[col]);
-      w.subspace[joint.v_index + col] = S_C;
-      v_J += v_joint[col] * S_C;
-    }
+    for (int col = 0; col < joint.nv; ++col) v_J += v_joint[col] * w.subspace[joint.v_index + col];
     if (joint.parent < 0) {
       w.X_world[i] = X_PC;
       w.velocity[i] = v_J;
@@ -50,14 +113,19 @@ MYRIAD_HD void tree_kinematics(const CompiledModel& model, const K& k, const S* 
       w.X_world[i] = w.X_world[joint.parent] * X_PC;
       w.velocity[i] = motion_to_b(X_PC, w.velocity[joint.parent]) + v_J;
     }
-    w.bias[i] = cross_motion(w.velocity[i], v_J) + motion_to_a(X_CM, c_J);
+    w.bias[i] = cross_motion(w.velocity[i], v_J);
+    if (has_velocity_product(joint.type)) {
+      const int c = joint.constants;
+      const Transform<S> X_CM = load_transform<S>(k, c + kJointRotationCM, c + kJointOriginCM);
+      w.bias[i] += motion_to_a(X_CM, joint_velocity_product(joint, k, v_joint, S_M));
+    }
   }
 }
 
 // World position and velocity of a point fixed on tree body i (given in the body frame).
 template <class S>
-MYRIAD_HD_INLINE void body_point_state(const TreeWorkspace<S>& w, int i, const Vec3<S>& p_BoQ_B, Vec3<S>& p_WQ,
-                                       Vec3<S>& v_WQ) {
+MYRIAD_HD_INLINE void body_point_state(const TreeWorkspace<S>& w, int i, const Vec3<S>& p_BoQ_B,
+                                       Vec3<S>& p_WQ, Vec3<S>& v_WQ) {
   const Transform<S>& X_WB = w.X_world[i];
   const Motion<S>& V_B = w.velocity[i];
   p_WQ = transform_point(X_WB, p_BoQ_B);

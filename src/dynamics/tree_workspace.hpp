@@ -5,7 +5,7 @@
 
 #include "core/hd.hpp"
 #include "model/compiled_model.hpp"
-#include "spatial/spatial_inertia.hpp"
+#include "spatial/rigid_inertia.hpp"
 
 namespace myriad {
 
@@ -19,7 +19,8 @@ struct TreeWorkspace {
   Motion<S>* acceleration;   // a_i, body coordinates (nb), written by articulated_body / inverse_dynamics
   Force<S>* f_ext;           // applied spatial force on each body, body coordinates (nb), written by applied_forces
   S* tau;                    // applied generalized forces (nv), written by applied_forces
-  SpatialInertia<S>* IA;     // articulated (or composite) inertias (nb), articulated_body / mass_matrix
+  SpatialInertia<S>* IA;     // articulated inertias (nb), articulated_body
+  RigidInertia<S>* Ic;       // composite-rigid-body inertias (nb), mass_matrix
   Force<S>* pA;              // articulated bias forces / RNEA body forces (nb)
   Force<S>* U;               // IA S (nv), articulated_body
   S* D_inv;                  // (S^T IA S)^-1, 6x6 slot per body (36 nb), articulated_body
@@ -54,6 +55,7 @@ MYRIAD_HD TreeWorkspace<S> carve_tree_workspace(const CompiledModel& model, void
   w.f_ext = detail::carve<Force<S>>(cursor, nb);
   w.tau = detail::carve<S>(cursor, nv);
   w.IA = detail::carve<SpatialInertia<S>>(cursor, nb);
+  w.Ic = detail::carve<RigidInertia<S>>(cursor, nb);
   w.pA = detail::carve<Force<S>>(cursor, nb);
   w.U = detail::carve<Force<S>>(cursor, nv);
   w.D_inv = detail::carve<S>(cursor, 36 * nb);

@@ -35,8 +35,13 @@ struct SignalRecorder {
     const CompiledModel& model = *ode->model;
     chart_to_q(model, ode->base_q, y, ode->q);
     const double* v = y + model.nv;
-    // The accelerations and kinematics at exactly this state; a singular state leaves qdd as computed.
-    forward_dynamics(model, ode->constants, t, ode->q, v, ode->w, ode->qdd);
+    // The kinematics at exactly this state, and the accelerations when a signal reads them (a singular state
+    // leaves qdd as computed); the signals are the same either way, at the cost of a kinematics pass alone for
+    // most models (an output at 1 kHz on the stiff pendulum's 2 s is 2001 of them against 761 evaluations).
+    if (outputs_read_accelerations(model))
+      forward_dynamics(model, ode->constants, t, ode->q, v, ode->w, ode->qdd);
+    else
+      tree_kinematics(model, ode->constants, ode->q, v, ode->w);
     double* row = out + index * model.n_outputs;
     for (int s = 0; s < model.n_outputs; ++s)
       row[s] = output_signal(model, ode->constants, t, ode->q, v, ode->qdd, ode->w, s);

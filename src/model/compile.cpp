@@ -39,6 +39,25 @@ struct LoopOffsets {
   std::vector<int> loop_constants, driver_functions;
 };
 
+// The placement constants of a revolute or prismatic joint (kJointPlacementA0 ... kJointSubspaceC): with
+// X_MC = X_CM^-1 and K = [axis]x, X_PC = X_PF Rot(axis, q) X_MC expands to A0 = R_PF R_MC, A1 = R_PF K R_MC,
+// A2 = R_PF K^2 R_MC, b0 = p_PF + R_PF p_MC, b1 = R_PF K p_MC, b2 = R_PF K^2 p_MC (revolute) and
+// X_PF Trans(q axis) X_MC to A0, b0 and b1 = R_PF axis (prismatic).
+void append_placement_constants(bool revolute, const Transform<double>& X_PF, const Transform<double>& X_CM,
+                                const Vec3<double>& axis, std::vector<double>& k) {
+  const Transform<double> X_MC = inverse(X_CM);
+  const Mat3<double> K = skew(axis), K2 = K * K, zero = Mat3<double>::zero();
+  append(k, X_PF.R * X_MC.R);
+  append(k, revolute ? X_PF.R * K * X_MC.R : zero);
+  append(k, revolute ? X_PF.R * K2 * X_MC.R : zero);
+  append(k, X_PF.p + X_PF.R * X_MC.p);
+  append(k, revolute ? X_PF.R * (K * X_MC.p) : X_PF.R * axis);
+  append(k, revolute ? X_PF.R * (K2 * X_MC.p) : Vec3<double>::zero());
+  const Vec3<double> axis_C = X_CM.R * axis;
+  append(k, revolute ? axis_C : Vec3<double>::zero());
+  append(k, revolute ? cross(X_CM.p, axis_C) : axis_C);
+}
+
 void lay_out(const Model& model, CompiledModel* compiled, std::vector<double>& k, LoopOffsets* loops = nullptr) {
   k.clear();
   const int gravity = as_int(k.size());
@@ -62,6 +81,8 @@ void lay_out(const Model& model, CompiledModel* compiled, std::vector<double>& k
     append(k, axis);
     append(k, aux1);
     append(k, aux2);
+    if (joint.type == JointType::revolute || joint.type == JointType::prismatic)
+      append_placement_constants(joint.type == JointType::revolute, X_PF, X_CM, axis, k);
 
     const int body_constants = as_int(k.size());
     const Body& body = model.bodies[static_cast<size_t>(joint.child)];

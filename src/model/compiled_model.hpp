@@ -21,6 +21,19 @@ enum JointConstant : int {
   kJointAux1 = 27,        // universal: unit axis2 in M; planar: e1 in F, 3
   kJointAux2 = 30,        // planar: e2 in F, 3
   kJointConstantCount = 33,
+  // Revolute and prismatic joints only (has_placement_constants): X_PC = X_PF X_FM(q) X_CM^-1 and the
+  // subspace in C coordinates, folded per instance so the tree algorithms need no 3 x 3 products for them
+  // (lay_out in compile.cpp; RBDA eq. 2.38, Rodrigues: Rot(a, q) = 1 + sin q [a]x + (1 - cos q) [a]x^2):
+  //   revolute:  R_PC = A0 + sin q A1 + (1 - cos q) A2,   p_PC = b0 + sin q b1 + (1 - cos q) b2
+  //   prismatic: R_PC = A0,                               p_PC = b0 + q b1          (A1, A2, b2 zero)
+  kJointPlacementA0 = 33,  // 9 each, row-major
+  kJointPlacementA1 = 42,
+  kJointPlacementA2 = 51,
+  kJointPlacementB0 = 60,  // 3 each
+  kJointPlacementB1 = 63,
+  kJointPlacementB2 = 66,
+  kJointSubspaceC = 69,  // the motion subspace column in C coordinates: angular, then linear (6)
+  kJointPlacementConstantCount = 75,
 };
 
 // Body constants block: mass, centre of mass in the body frame, centroidal inertia ixx iyy izz ixy ixz iyz.

@@ -69,6 +69,16 @@ MYRIAD_HD_INLINE Mat3<S> transpose(const Mat3<S>& a) {
   return c;
 }
 
+// Whether a is exactly the constant identity (a Dual entry with derivatives is not constant: a revolute joint's
+// rotation at q = 0 is the identity in value only).
+template <class S>
+MYRIAD_HD_INLINE bool is_identity(const Mat3<S>& a) {
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j)
+      if (!is_exactly(a.m[i][j], i == j ? 1.0 : 0.0)) return false;
+  return true;
+}
+
 // Skew-symmetric matrix with skew(a) * b == cross(a, b).
 template <class S>
 MYRIAD_HD_INLINE Mat3<S> skew(const Vec3<S>& a) {
