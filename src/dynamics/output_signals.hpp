@@ -91,4 +91,30 @@ MYRIAD_HD double output_signal(const CompiledModel& model, const K& k, double t,
   }
 }
 
+// Every output signal into row (n_outputs), as output_signal gives each, with each energy computed once: a model
+// that outputs the kinetic, potential and total energy pays for one kinematics-wide sum of each, not two (the
+// total is the same sum of the same two numbers, so the same bits).
+template <class K>
+MYRIAD_HD void output_row(const CompiledModel& model, const K& k, double t, const double* q, const double* v,
+                          const double* qdd, const TreeWorkspace<double>& w, double* row) {
+  double kinetic = 0.0, potential = 0.0;
+  bool have_kinetic = false, have_potential = false;
+  for (int s = 0; s < model.n_outputs; ++s) {
+    const int kind = model.outputs[s].kind;
+    if (kind != kOutKineticEnergy && kind != kOutPotentialEnergy && kind != kOutTotalEnergy) {
+      row[s] = output_signal(model, k, t, q, v, qdd, w, s);
+      continue;
+    }
+    if (kind != kOutPotentialEnergy && !have_kinetic) {
+      kinetic = kinetic_energy(model, k, w);
+      have_kinetic = true;
+    }
+    if (kind != kOutKineticEnergy && !have_potential) {
+      potential = potential_energy(model, k, t, q, w);
+      have_potential = true;
+    }
+    row[s] = kind == kOutKineticEnergy ? kinetic : (kind == kOutPotentialEnergy ? potential : kinetic + potential);
+  }
+}
+
 }  // namespace myriad

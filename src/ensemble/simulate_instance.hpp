@@ -43,8 +43,7 @@ struct SignalRecorder {
     else
       tree_kinematics(model, ode->constants, ode->q, v, ode->w);
     double* row = out + index * model.n_outputs;
-    for (int s = 0; s < model.n_outputs; ++s)
-      row[s] = output_signal(model, ode->constants, t, ode->q, v, ode->qdd, ode->w, s);
+    output_row(model, ode->constants, t, ode->q, v, ode->qdd, ode->w, row);
     if (kpi_state) kpi_update(model, kpi_state, index, t, row, output_times, n_times);
   }
 };
@@ -210,8 +209,7 @@ struct LoopSignalRecorder {
     const CompiledModel& model = *ode->model;
     ode->expand(t, y);  // a failure leaves the last values; the integrator reports the status
     double* row = out + index * model.n_outputs;
-    for (int s = 0; s < model.n_outputs; ++s)
-      row[s] = output_signal(model, ode->constants, t, ode->s.q, ode->s.v, ode->s.vdot, ode->s.tree, s);
+    output_row(model, ode->constants, t, ode->s.q, ode->s.v, ode->s.vdot, ode->s.tree, row);
     if (kpi_state) kpi_update(model, kpi_state, index, t, row, output_times, n_times);
   }
 };
