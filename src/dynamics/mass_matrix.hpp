@@ -6,8 +6,8 @@
 
 namespace myriad {
 
-// Writes M (nv x nv, row-major) at coordinates q, and X_parent and subspace in `w` (tree_placements); the
-// rest of `w` is left as it was. Velocities do not enter M (v is not read).
+// Writes M (nv x nv, row-major) at coordinates q, and X_parent, subspace (tree_placements) and the composite
+// inertias Ic in `w`; the rest of `w` is left as it was. Velocities do not enter M (v is not read).
 template <class S, class K>
 MYRIAD_HD void mass_matrix(const CompiledModel& model, const K& k, const S* q, const S*, TreeWorkspace<S>& w,
                            S* M) {

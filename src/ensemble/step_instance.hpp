@@ -88,15 +88,19 @@ MYRIAD_HD bool observe_instance(const CompiledModel& model, const K& k, Method m
     LoopOde<K> ode{&model, k, carve_loop_scratch<double>(model, bytes + l.tree_offset, nullptr), LoopFailure::none,
                    0.0, 0};
     ok = ode.initialize(t, q, v, d + l.y);
-    if (ok) output_row(model, k, t, ode.s.q, ode.s.v, ode.s.vdot, ode.s.tree, out);
-    for (int s = 0; s < model.n_outputs && !ok; ++s) out[s] = quiet_nan();
+    if (ok)
+      output_row(model, k, t, ode.s.q, ode.s.v, ode.s.vdot, ode.s.tree, out);
+    else
+      for (int s = 0; s < model.n_outputs; ++s) out[s] = quiet_nan();
     return ok;
   }
   TreeWorkspace<double> w = carve_tree_workspace<double>(model, bytes + l.tree_offset, nullptr);
   double* qdd = d + l.qdd;
   ok = forward_dynamics(model, k, t, q, v, w, qdd);
-  if (ok) output_row(model, k, t, q, v, qdd, w, out);
-  for (int s = 0; s < model.n_outputs && !ok; ++s) out[s] = quiet_nan();
+  if (ok)
+    output_row(model, k, t, q, v, qdd, w, out);
+  else
+    for (int s = 0; s < model.n_outputs; ++s) out[s] = quiet_nan();
   return ok;
 }
 
