@@ -83,6 +83,28 @@ MYRIAD_HD bool articulated_body_accelerations(const CompiledModel& model, const 
   return true;
 }
 
+// qdd = M(q)^-1 tau (nv) with the factors the last articulated_body_accelerations left in `w` (U, D_inv,
+// X_parent, subspace): the algorithm's passes without velocity, gravity or applied forces (the bias terms
+// vanish, so the articulated inertias stay as they are). The caller's scratch: pA (nb), u (nv), acceleration
+// (nb), which may be w's own. tau and qdd may be one array. O(n).
+template <class S>
+MYRIAD_HD void articulated_body_solve(const CompiledModel& model, const TreeWorkspace<S>& w, const S* tau,
+                                      Force<S>* pA, S* u, Motion<S>* acceleration, S* qdd) {
+  const int nb = model.n_bodies;
+  for (int i = 0; i < nb; ++i) pA[i] = Force<S>::zero();
+  for (int i = nb - 1; i >= 0; --i) {
+    const CompiledJoint& joint = model.joints[i];
+    const int n = joint.nv, v0 = joint.v_index;
+    for (int a = 0; a < n; ++a) u[v0 + a] = tau[v0 + a] - dot(w.subspace[v0 + a], pA[i]);
+    if (joint.parent < 0) continue;
+    Force<S> pa = pA[i];
+    add_articulated_force(w, i, n, v0, u, pa);
+    pA[joint.parent] += force_to_a(w.X_parent[i], pa);
+  }
+  articulated_forward_pass(model, w, Motion<S>::zero(), static_cast<const Motion<S>*>(nullptr), u, acceleration,
+                           qdd);
+}
+
 // Forward dynamics of the tree: qdd = M^-1 (Q_applied - C(q, v) - G(q)). O(n). Returns false on a singular joint
 // inertia; qdd is then unspecified.
 template <class S, class K>

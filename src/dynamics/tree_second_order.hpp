@@ -14,10 +14,19 @@
 // and the mass matrix of eq. 10a in these coordinates is Mhat = T^T M T (M u' = Q  =>  T^T M T x'' = T^T (Q -
 // M T' w)).
 //
-// Jacobians J1 = df/dx, J2 = df/dw and f_t = df/dt are exact: forward-mode Dual numbers (core/dual.hpp) run
-// through chart_to_q, the w -> u map, the articulated-body algorithm and the x'' map, kJacobianChunk
-// directions per pass. Time enters only through time functions; the Dual evaluation passes time itself as a
-// Dual (see time_input in dynamics/force_elements.hpp).
+// Jacobians J1 = df/dx, J2 = df/dw and f_t = df/dt are exact, by differentiating the equations of motion rather
+// than their solution (Carpentier & Mansard 2018, "Analytical derivatives of rigid body dynamics algorithms",
+// sec. III): with u' = FD(q, u, t) the residual r(q, u, t, a) = ID(q, u, a) - Q(t, q, u) = M(q) a + C - Q vanishes
+// at a = u', so for any direction z
+//   du'/dz = -M(q)^-1 dr/dz |_(a = u' held),
+// and the recursive Newton-Euler algorithm (dynamics/inverse_dynamics.hpp) on forward-mode Dual numbers
+// (core/dual.hpp) gives dr/dz, kJacobianChunk directions per pass, through chart_to_q and the w -> u map. The
+// x'' map then runs on Duals whose u' carries those derivatives. The Newton-Euler passes cost well under the
+// articulated-body passes they replace (no articulated inertias, no joint inverses), and M^-1 is applied by the
+// articulated-body factors the plain forward dynamics leaves behind (articulated_body_solve), O(n) per
+// direction and as well conditioned as the algorithm itself: a dense solve with M loses cond(M) eps, and a light
+// kingpin between heavy bodies makes cond(M) 1e8 (half_car.json). Time enters only through time functions; the
+// Dual evaluation passes time itself as a Dual (see time_input in dynamics/force_elements.hpp).
 //
 // Host+device, no allocation: the caller owns every buffer (tree_second_order_bytes,
 // carve_tree_second_order).
@@ -25,6 +34,7 @@
 
 #include "core/dual.hpp"
 #include "dynamics/articulated_body.hpp"
+#include "dynamics/inverse_dynamics.hpp"
 #include "dynamics/mass_matrix.hpp"
 #include "dynamics/tree_chart.hpp"
 
@@ -106,7 +116,7 @@ struct TreeSecondOrderScratch {
   S* q;  // coordinates (nq), written by chart_to_q
   S* u;  // generalized velocities (nv), written by velocity_from_chart_rate
   S* u_dot;               // generalized accelerations (nv), written by articulated_body_accelerations
-  S* f;                   // chart accelerations x'' (nv), written by chart_acceleration
+  S* f;  // chart accelerations x'' (nv) on Duals; on doubles jacobians' right-hand sides and solutions
   TreeWorkspace<S> tree;  // the tree algorithms' scratch (tree_workspace.hpp)
 };
 
@@ -157,6 +167,20 @@ MYRIAD_HD bool tree_second_order_acceleration(const CompiledModel& model, const 
   return true;
 }
 
+// The residual r = ID(q, u, a) - Q(t, q, u) (nv) into s.u_dot at chart point x and rates w, with the
+// accelerations a held (the forward dynamics' value): its derivatives on scalar S are M du'/dz with the sign
+// flipped (see the file header). Leaves s.q and s.u for chart_acceleration. O(n).
+template <class S, class K, class T>
+MYRIAD_HD void tree_second_order_residual(const CompiledModel& model, const K& k, const double* base_q,
+                                          const T& t, const S* x, const S* w, const double* a,
+                                          TreeSecondOrderScratch<S>& s) {
+  chart_to_q(model, base_q, x, s.q);
+  velocity_from_chart_rate(model, x, s.q, w, s.u);
+  tree_kinematics(model, k, s.q, s.u, s.tree);
+  applied_forces(model, k, t, s.q, s.u, s.tree);
+  newton_euler_forces(model, k, a, s.tree, s.u_dot);
+}
+
 // ---- the system the Rosenbrock-Nystrom integrators see ----
 
 template <class K>
@@ -178,9 +202,11 @@ struct TreeSecondOrder {
     return true;
   }
 
-  // f, J1 = df/dx, J2 = df/dw (nv x nv, row-major) and f_t = df/dt (nv), all exact: forward-mode Dual passes
-  // of kJacobianChunk directions over (x, w, t), ceil((2 nv + timed) / kJacobianChunk) passes, each O(n) Dual
-  // work. f_t is zero without time functions. False on a singular joint inertia or a non-finite value.
+  // f, J1 = df/dx, J2 = df/dw (nv x nv, row-major) and f_t = df/dt (nv), all exact: one plain forward dynamics
+  // for f and u', then ceil((2 nv + timed) / kJacobianChunk) Dual passes of the Newton-Euler residual over
+  // (x, w, t), each followed by kJacobianChunk solves with the forward dynamics' articulated-body factors and
+  // the x'' map on Duals (see the file header). f_t is zero without time functions. False on a singular joint
+  // inertia or a non-finite value.
   MYRIAD_HD bool jacobians(double t, const double* x, const double* w, double* f, double* J1, double* J2,
                            double* f_t) {
     const int n = model->nv;
@@ -188,7 +214,8 @@ struct TreeSecondOrder {
     const int directions = 2 * n + (timed ? 1 : 0);
     if (!timed)
       for (int i = 0; i < n; ++i) f_t[i] = 0.0;
-    if (directions == 0) return acceleration(t, x, w, f);
+    // Leaves u' in scratch.u_dot and the articulated-body factors of M(q) in scratch.tree.
+    if (!acceleration(t, x, w, f)) return false;
     for (int first = 0; first < directions; first += kJacobianChunk) {
       // Direction j seeds x_j (j < n), w_(j-n) (n <= j < 2n) or time (j = 2n); variable() ignores directions
       // outside this pass.
@@ -197,10 +224,17 @@ struct TreeSecondOrder {
         dual.w[i] = JacobianDual::variable(w[i], n + i - first);
       }
       const JacobianDual t_dual = JacobianDual::variable(t, timed ? 2 * n - first : -1);
-      if (!tree_second_order_acceleration(*model, constants, base_q, t_dual, dual.x, dual.w, dual, dual.f))
-        return false;
-      if (first == 0)
-        for (int i = 0; i < n; ++i) f[i] = dual.f[i].value;
+      tree_second_order_residual(*model, constants, base_q, t_dual, dual.x, dual.w, scratch.u_dot, dual);
+      // du'/dz = M^-1 (-dr/dz) per direction (scratch.f carries it); dual.u_dot becomes u' with those
+      // derivatives.
+      for (int slot = 0; slot < kJacobianChunk; ++slot) {
+        for (int i = 0; i < n; ++i) scratch.f[i] = -dual.u_dot[i].d[slot];
+        articulated_body_solve(*model, scratch.tree, scratch.f, scratch.tree.pA, scratch.tree.u,
+                               scratch.tree.acceleration, scratch.f);
+        for (int i = 0; i < n; ++i) dual.u_dot[i].d[slot] = scratch.f[i];
+      }
+      for (int i = 0; i < n; ++i) dual.u_dot[i].value = scratch.u_dot[i];
+      chart_acceleration(*model, dual.x, dual.q, dual.w, dual.u, dual.u_dot, dual.f);
       for (int slot = 0; slot < kJacobianChunk && first + slot < directions; ++slot) {
         const int j = first + slot;
         for (int i = 0; i < n; ++i) {
@@ -215,8 +249,6 @@ struct TreeSecondOrder {
         }
       }
     }
-    for (int i = 0; i < n; ++i)
-      if (!is_finite(f[i])) return false;
     return true;
   }
 

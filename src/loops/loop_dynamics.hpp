@@ -159,25 +159,6 @@ MYRIAD_HD_OUTLINE bool reduced_accelerations(const CompiledModel& model, const K
   return true;
 }
 
-// x = M^-1 tau for the articulated inertias already in w (articulated_body_accelerations ran at this q): the
-// articulated-body recursions without velocity terms or gravity. O(n).
-template <class S>
-MYRIAD_HD void articulated_solve(const CompiledModel& model, const TreeWorkspace<S>& w, const S* tau,
-                                 StandardScratch<S>& s, S* x) {
-  const int nb = model.n_bodies;
-  for (int i = 0; i < nb; ++i) s.pA[i] = Force<S>::zero();
-  for (int i = nb - 1; i >= 0; --i) {
-    const CompiledJoint& joint = model.joints[i];
-    const int n = joint.nv, v0 = joint.v_index;
-    for (int a = 0; a < n; ++a) s.u[v0 + a] = tau[v0 + a] - dot(w.subspace[v0 + a], s.pA[i]);
-    if (joint.parent < 0) continue;
-    Force<S> pa = s.pA[i];
-    add_articulated_force(w, i, n, v0, s.u, pa);
-    s.pA[joint.parent] += force_to_a(w.X_parent[i], pa);
-  }
-  articulated_forward_pass(model, w, Motion<S>::zero(), static_cast<const Motion<S>*>(nullptr), s.u, s.a, x);
-}
-
 // Standard O(n) treatment with constraint forces. Needs tree_kinematics at (q, v), applied_forces, rows with
 // gamma. False on a singular joint inertia or a singular G M^-1 G^T.
 template <class S, class K>
@@ -191,7 +172,7 @@ MYRIAD_HD_OUTLINE bool standard_accelerations(const CompiledModel& model, const 
     const S* g = p.rows.g + c.row_values[r];
     const int* column = c.slot_column + c.row_slots[r];
     for (int j = 0; j < c.row_width[r]; ++j) s.tau[column[j]] += g[j];
-    articulated_solve(model, w, s.tau, s, s.zeta + r * nv);
+    articulated_body_solve(model, w, s.tau, s.pA, s.u, s.a, s.zeta + r * nv);  // M^-1 tau
   }
   for (int r = 0; r < m; ++r) {
     const S* g = p.rows.g + c.row_values[r];
