@@ -3,11 +3,11 @@
 // __host__ __device__ under nvcc and nothing under a host compiler, so one definition serves both.
 // MYRIAD_HD_ALWAYS_INLINE is MYRIAD_HD_INLINE that the host compiler must honour too: for a loop body shared
 // by two hot loops, which GCC would otherwise keep as a call (place_body: CRBA 340 against 365 ns on a
-// 7-body chain, bench/tree_dynamics_per_call). MYRIAD_HD_HOST_OUTLINE is MYRIAD_HD_INLINE on the device and a real call on the host: for a
-// mid-sized routine whose inlining into a hot loop made GCC's code slower (inertia_to_a in the
-// articulated-body backward pass: 10%). MYRIAD_HD_OUTLINE keeps a large routine a real call on the device, so
-// that a kernel that reaches it from many places (every integrator stage, plain and Dual) compiles it once
-// instead of inlining copies of it.
+// 7-body chain, bench/tree_dynamics_per_call). MYRIAD_HD_HOST_OUTLINE is MYRIAD_HD_INLINE on the device and a
+// real call on the host: for a mid-sized routine whose inlining into a hot loop made GCC's code slower
+// (inertia_to_a in the articulated-body backward pass: 10%). MYRIAD_HD_OUTLINE keeps a large routine a real
+// call on the device, so that a kernel that reaches it from many places (every integrator stage, plain and
+// Dual) compiles it once instead of inlining copies of it.
 #if defined(__CUDACC__)
 #define MYRIAD_HD __host__ __device__
 #define MYRIAD_HD_INLINE __host__ __device__ __forceinline__

@@ -227,7 +227,7 @@ struct TreeSecondOrder {
       tree_second_order_residual(*model, constants, base_q, t_dual, dual.x, dual.w, scratch.u_dot, dual);
       // du'/dz = M^-1 (-dr/dz) per direction (scratch.f carries it); dual.u_dot becomes u' with those
       // derivatives.
-      for (int slot = 0; slot < kJacobianChunk; ++slot) {
+      for (int slot = 0; slot < kJacobianChunk && first + slot < directions; ++slot) {
         for (int i = 0; i < n; ++i) scratch.f[i] = -dual.u_dot[i].d[slot];
         articulated_body_solve(*model, scratch.tree, scratch.f, scratch.tree.pA, scratch.tree.u,
                                scratch.tree.acceleration, scratch.f);

@@ -16,8 +16,9 @@ struct Mat3 {
   MYRIAD_HD_INLINE const S& operator()(int i, int j) const { return m[i][j]; }
 };
 
-template <class S>
-MYRIAD_HD_INLINE Vec3<S> operator*(const Mat3<S>& a, const Vec3<S>& v) {
+// a v; the two may differ in scalar (a constant double matrix against a Dual vector).
+template <class T, class S>
+MYRIAD_HD_INLINE Vec3<ProductScalar<T, S>> operator*(const Mat3<T>& a, const Vec3<S>& v) {
   return {a.m[0][0] * v.x + a.m[0][1] * v.y + a.m[0][2] * v.z, a.m[1][0] * v.x + a.m[1][1] * v.y + a.m[1][2] * v.z,
           a.m[2][0] * v.x + a.m[2][1] * v.y + a.m[2][2] * v.z};
 }

@@ -55,22 +55,12 @@ MYRIAD_HD_INLINE RigidInertia<S> rigid_inertia_to_a(const Transform<S>& X_AB, co
   return Y;
 }
 
-// f = Y m: moment I omega + h x v, force m v - h x omega (SpatialInertia's product with B = skew(h)), in the
-// operations of Mat3 * Vec3 and cross. The inertia may be of another scalar than the motion: the Jacobians'
-// Newton-Euler passes keep a body's constant inertia in doubles against Dual motions (a double times a Dual is a
-// third of a Dual product). O(1).
+// f = Y m: moment I omega + h x v, force m v - h x omega (SpatialInertia's product with B = skew(h)). The
+// inertia may be of another scalar than the motion: the Jacobians' Newton-Euler passes keep a body's constant
+// inertia in doubles against Dual motions (a double times a Dual is a third of a Dual product). O(1).
 template <class T, class S>
 MYRIAD_HD_INLINE Force<S> operator*(const RigidInertia<T>& Y, const Motion<S>& m) {
-  const Mat3<T>& I = Y.I;
-  const Vec3<T>& h = Y.h;
-  const Vec3<S>& w = m.angular;
-  const Vec3<S>& v = m.linear;
-  const Vec3<S> I_w{I.m[0][0] * w.x + I.m[0][1] * w.y + I.m[0][2] * w.z,
-                    I.m[1][0] * w.x + I.m[1][1] * w.y + I.m[1][2] * w.z,
-                    I.m[2][0] * w.x + I.m[2][1] * w.y + I.m[2][2] * w.z};
-  const Vec3<S> h_v{h.y * v.z - h.z * v.y, h.z * v.x - h.x * v.z, h.x * v.y - h.y * v.x};
-  const Vec3<S> h_w{h.y * w.z - h.z * w.y, h.z * w.x - h.x * w.z, h.x * w.y - h.y * w.x};
-  return {I_w + h_v, Y.mass * v - h_w};
+  return {Y.I * m.angular + cross(Y.h, m.linear), Y.mass * m.linear - cross(Y.h, m.angular)};
 }
 
 template <class S>

@@ -1,5 +1,7 @@
 #pragma once
 // 3-vector on any scalar type; frame is carried by the variable name (p_PoCo_P), not the type.
+#include <utility>
+
 #include "core/hd.hpp"
 #include "core/scalar.hpp"
 
@@ -52,8 +54,13 @@ template <class S>
 MYRIAD_HD_INLINE S dot(const Vec3<S>& a, const Vec3<S>& b) {
   return a.x * b.x + a.y * b.y + a.z * b.z;
 }
-template <class S>
-MYRIAD_HD_INLINE Vec3<S> cross(const Vec3<S>& a, const Vec3<S>& b) {
+// The scalar of a product of a T and an S: a double times a Dual is a Dual.
+template <class T, class S>
+using ProductScalar = decltype(std::declval<T>() * std::declval<S>());
+
+// a x b; the two may differ in scalar (a constant double vector against Dual ones).
+template <class T, class S>
+MYRIAD_HD_INLINE Vec3<ProductScalar<T, S>> cross(const Vec3<T>& a, const Vec3<S>& b) {
   return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
 }
 template <class S>
