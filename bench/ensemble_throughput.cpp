@@ -7,12 +7,13 @@
 // device, a closing section sets every cuda row against the all-thread cpu row of the same N (the stiff
 // pendulum's cpu rows reach N = 1e5 with --cpu-max-n 100000; one-thread rows stop at 1e4).
 // Usage: ensemble_throughput [--cpu-max-n N] [--reference-max-n N] [--gpu-max-n N] [--one-thread-max-n N]
-//                            [--variants-max-n N] [--models STEM,STEM] [--min-n N] [--out FILE.md]
+//                            [--variants-max-n N] [--models STEM,STEM] [--min-n N] [--repeat-below S] [--out FILE.md]
 // (defaults 1e4, 100, 1e6, 1e4, the GPU maximum, every model, bench/results/ensemble_throughput_cpu.md or _gpu.md
 // when a device is present). --variants-max-n bounds the cuda rows other than plain fused (global scratch, budget,
 // warp, shared LU, staged); --models keeps the cases of those model files (e.g. stiff_double_pendulum), so that a
 // device session can take the stiff pendulum's figure to N = 1e6 on every core within its minutes; --min-n skips
-// the rows below N (a session that owes only the 1e6 row).
+// the rows below N (a session that owes only the 1e6 row); --repeat-below S (default 20) runs a row three times
+// when its first run took under S seconds (a device machine of its own needs fewer repeats than a shared one).
 #include <algorithm>
 #include <chrono>
 #include <iomanip>
@@ -79,10 +80,10 @@ double lu_seconds(int n) {
   return seconds / (static_cast<double>(reps) * count);
 }
 
-// Rows shorter than kRepeatBelowSeconds are run three times and the run of median wall time is kept: on a shared
-// 2-core machine a single short run can lose a quarter of its speed to a neighbour, which would decide the
-// 1-vs-2-thread ratio alone. Every run computes the same steps; only the wall time varies.
-constexpr double kRepeatBelowSeconds = 20.0;
+// Rows shorter than repeat_below_seconds (--repeat-below) are run three times and the run of median wall time is
+// kept: on a shared 2-core machine a single short run can lose a quarter of its speed to a neighbour, which would
+// decide the 1-vs-2-thread ratio alone. Every run computes the same steps; only the wall time varies.
+double repeat_below_seconds = 20.0;
 
 template <class RunOnce>
 EnsembleResult median_run(const RunOnce& run_once, const std::string& label) {
@@ -93,7 +94,7 @@ EnsembleResult median_run(const RunOnce& run_once, const std::string& label) {
     std::cerr << "  " << label << ": run " << runs.size() << " " << runs.back().total_wall_seconds << " s\n";
   };
   timed();
-  if (runs.front().total_wall_seconds < kRepeatBelowSeconds)
+  if (runs.front().total_wall_seconds < repeat_below_seconds)
     for (int extra = 0; extra < 2; ++extra) timed();
   std::sort(runs.begin(), runs.end(), [](const EnsembleResult& a, const EnsembleResult& b) {
     return a.total_wall_seconds < b.total_wall_seconds;
@@ -116,7 +117,8 @@ int main(int argc, char** argv) {
     const std::string arg = argv[a];
     if (a + 1 >= argc) {
       std::cerr << "usage: ensemble_throughput [--cpu-max-n N] [--reference-max-n N] [--gpu-max-n N] "
-                   "[--one-thread-max-n N] [--variants-max-n N] [--models STEM,STEM] [--min-n N] [--out F]\n";
+                   "[--one-thread-max-n N] [--variants-max-n N] [--models STEM,STEM] [--min-n N] "
+                   "[--repeat-below S] [--out F]\n";
       return 2;
     }
     const std::string value = argv[++a];
@@ -128,6 +130,7 @@ int main(int argc, char** argv) {
     else if (arg == "--variants-max-n") variants_max_n = std::atoll(value.c_str());
     else if (arg == "--models") models = value;
     else if (arg == "--min-n") min_n = std::atoll(value.c_str());
+    else if (arg == "--repeat-below") repeat_below_seconds = std::atof(value.c_str());
     else if (arg == "--out") out_path = value;
     else {
       std::cerr << "ensemble_throughput: unknown option " << arg << "\n";
@@ -152,7 +155,7 @@ int main(int argc, char** argv) {
      << "Device: " << (gpu ? device : "none (" + device + ")") << "  \n"
      << "Command: `" << command.str() << "` (Release). One parameter spread over +-20% across instances (absolute\n"
      << "+-0.2 rad for an initial angle); output every 0.01 s; rtol = atol as listed. instance-steps/s = total\n"
-     << "accepted steps / wall time; a row whose first run took under " << kRepeatBelowSeconds
+     << "accepted steps / wall time; a row whose first run took under " << repeat_below_seconds
      << " s shows the median of three\nruns. LU share (Rosenbrock rows): factorizations x measured time of one "
      << "lu_factor\n"
      << "and four lu_solve of that size / summed per-instance time (an estimate; cpu rows only).\n\n"

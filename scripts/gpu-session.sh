@@ -5,14 +5,15 @@
 #   here:   scripts/gpu-session.sh pack     build for sm_90 in build-gpu (CUDA on, Python off) and put the
 #                                           programs and their libraries into .gpu/bundle.tar.xz (git-ignored)
 #   there:  scripts/gpu-session.sh device   (carry [".gpu"]) unpack, then within GPU_SESSION_SECONDS (default 540):
-#           the GPU tests (GPU_TEST_SHARDS processes at once); compute-sanitizer memcheck, racecheck, initcheck
-#           (every strategy and method on a tree and a loop model: tests/gpu_sanitizer) and synccheck (warp and
-#           shared-LU kernels), a process per tool and strategy; the stiff pendulum's fused-vs-all-cores figure
-#           (ensemble_throughput at N = 1e6); batched_lu and gpu_strategy_crossover; `myriad study` on the cuda
-#           backend against the cpu backend (scripts/compare_study_kpis.py); then what earlier sessions
-#           recorded: lorenz_calibration and an ncu profile of its float32 kernel, the step-budget probe, the CLI
-#           as a user runs it (cuda against cpu on every core, compared by scripts/compare_ensemble_csv.py) and an
-#           ncu profile of the fused kernel (RN4, N = 1e5).
+#           the checks: the GPU tests (GPU_TEST_SHARDS processes at once) and, beside them, compute-sanitizer
+#           memcheck, racecheck, initcheck (every strategy and method on a tree and a loop model:
+#           tests/gpu_sanitizer) and synccheck (warp and shared-LU kernels), a process per tool, strategy and model,
+#           as many at once as the device memory allows; then the figures: the stiff pendulum's fused-vs-all-cores
+#           rows (ensemble_throughput, N = 1e3 .. 1e6), `myriad study` on the cuda backend against the cpu backend
+#           (scripts/compare_study_kpis.py), the CLI as a user runs it (cuda against cpu on every core, compared by
+#           scripts/compare_ensemble_csv.py), an ncu profile of the fused kernel (RN4, N = 1e5), the crossover
+#           from n = 8, batched LU, lorenz_calibration and an ncu profile of its float32 kernel, the step-budget
+#           probe.
 #           A step that would not fit the time left is skipped and says so; GPU_SESSION_STEPS=cli,lorenz (say)
 #           runs only those (a second call on the still-warm machine, for what the first had to skip). After each step the logs and
 #           results are packed into $OUT/gpu_session.tar.gz and a line goes to $OUT/summary.txt, so a call cut
@@ -112,6 +113,10 @@ case "$stage" in
       if [ -n "${GPU_SESSION_STEPS:-}" ] && [[ ",$GPU_SESSION_STEPS,smoke," != *",$name,"* ]]; then
         return 0
       fi
+      # gpu_tests and sanitizers are part of checks; alone only when GPU_SESSION_STEPS names them
+      if [ -z "${GPU_SESSION_STEPS:-}" ] && { [ "$name" = gpu_tests ] || [ "$name" = sanitizers ]; }; then
+        return 0
+      fi
       local left=$((budget - ($(date +%s) - begin)))
       if [ "$left" -lt 15 ]; then
         echo "$name: skipped, ${left} s of the session's budget left" | tee -a "$summary"
@@ -121,7 +126,7 @@ case "$stage" in
       local t0 rc=0
       t0=$(date +%s)
       { echo "# command: $*"; echo "# limit: ${seconds} s"; cat "$work/device.txt"; } > "$work/$name.txt"
-      timeout -k 5 "$seconds" "$@" >> "$work/$name.txt" 2>&1 || rc=$?
+      STEP_SECONDS=$seconds timeout -k 5 "$seconds" "$@" >> "$work/$name.txt" 2>&1 || rc=$?
       echo "$name: exit $rc after $(($(date +%s) - t0)) s$([ "$rc" = 124 ] && echo ' (time limit)')" | tee -a "$summary"
       pack_out
     }
@@ -135,30 +140,34 @@ case "$stage" in
     awk 'BEGIN { print "k2"; for (i = 0; i < 100000; ++i) printf "%.6f\n", 300000 * (0.8 + 0.4 * (i % 1000) / 999) }' \
       > "$work/pendulum_1e5.csv"
     head -n 10001 "$work/pendulum_1e5.csv" > "$work/pendulum_1e4.csv"
-    # In the order of what the device sessions so far left owed (docs/validation/ensembles.md): the GPU tests
-    # (GPU_TEST_SHARDS processes at once: their CPU halves take much of their time), the sanitizers (a process per
-    # tool and strategy), the throughput row at N = 1e6 (GPU_THROUGHPUT_MIN_N; 1 runs every row), the crossover's
-    # rows from n = 8, a study on the cuda backend against the cpu backend (issue 18), batched LU at n = 64
-    # (GPU_LU_MIN_N; measured on the H100 in the third session), then what the second session recorded (Lorenz,
-    # its ncu profile) and the first (the step-budget probe, the CLI comparison, the fused kernel's ncu profile).
-    # On the H100 (2026-11-26) the step-budget and warp tests outlasted 170 s and the sanitizers need about 450 s
-    # (17 processes of 8 runs, 6 at once): a next lease gives its first call to the tests and the sanitizers.
+    # In the order of what the device sessions so far left owed (docs/validation/ensembles.md). First the checks:
+    # the GPU tests (GPU_TEST_SHARDS processes, the long ones each alone in a process; their CPU halves take much of
+    # their time) and, beside them, the sanitizers (a process per tool, strategy and model, as many at once as the
+    # device memory the tests leave allows, more once the tests end). Then the figures: the stiff pendulum's fused
+    # vs all-cores rows from N = 1e3 to 1e6 (GPU_THROUGHPUT_MIN_N), a study on the cuda backend against the cpu
+    # backend (issue 18), the CLI as a user runs it, the fused kernel's ncu profile, the crossover's rows from
+    # n = 8; then what earlier sessions recorded on kernels that have not changed since (batched LU, Lorenz and
+    # its profile, the step-budget probe).
+    # Times seen: the GPU tests 140 s on the H200 with eight processes (over 170 s on the H100); a sanitizer
+    # process on the stiff pendulum 160 s and more while ROS2-W ran at the tests' tolerances (see _sanitizers), a
+    # few seconds on the four-bar; the cpu backend at N = 1e6 148 s on the H100 host.
+    step checks "${GPU_CHECKS_SECONDS:-330}" "$self" _checks
     step gpu_tests 240 "$self" _tests
     step sanitizers 320 "$self" _sanitizers
-    step throughput 240 "$bin/ensemble_throughput" --models stiff_double_pendulum --cpu-max-n 1000000 \
-      --one-thread-max-n 0 --reference-max-n 0 --variants-max-n 100000 --min-n "${GPU_THROUGHPUT_MIN_N:-1000000}" \
-      --out "$work/results/ensemble_throughput_gpu.md"
+    step throughput 210 "$bin/ensemble_throughput" --models stiff_double_pendulum --cpu-max-n 1000000 \
+      --one-thread-max-n 0 --reference-max-n 0 --variants-max-n "${GPU_THROUGHPUT_VARIANTS_MAX_N:-0}" \
+      --min-n "${GPU_THROUGHPUT_MIN_N:-1000}" --repeat-below 10 --out "$work/results/ensemble_throughput_gpu.md"
+    step study 60 "$self" _study
+    step cli 45 "$self" _cli
+    step ncu 60 "$self" _profile
     # From n = 8 to 16 by default: the second session's 120 s reached n = 4 (the warp strategy takes 31 s there);
     # the rows are written as they finish, so a cut-off run keeps them (GPU_CROSSOVER_MIN_N for a next call).
     step crossover 240 "$bin/gpu_strategy_crossover" --min-n "${GPU_CROSSOVER_MIN_N:-8}" \
       --max-n "${GPU_CROSSOVER_MAX_N:-16}" --out "$work/results/gpu_strategy_crossover.md"
-    step study 60 "$self" _study
     step batched_lu 45 "$bin/batched_lu" --min-n "${GPU_LU_MIN_N:-64}"
     step lorenz 45 "$bin/lorenz_calibration" --cpu-max-n 65536 --out "$work/results/lorenz_calibration.md"
     step lorenz_ncu 40 "$self" _lorenz_profile
     step budget_probe 30 "$self" _budget_probe
-    step cli 40 "$self" _cli
-    step ncu 60 "$self" _profile
     rm -f "$work"/pendulum_1e*.csv
     pack_out
     echo "done after $(($(date +%s) - begin)) s" | tee -a "$summary"
@@ -182,41 +191,93 @@ case "$stage" in
     grep -h -E '^\[ +(OK|FAILED|SKIPPED) +\]|^\[ cuda \]' "$work"/gpu_tests_shard*.txt || true
     exit $rc
     ;;
-  _sanitizers)  # memcheck, racecheck, initcheck (every strategy) and synccheck (warp, shared LU)
-    # A process per tool and strategy, GPU_SANITIZER_JOBS at once (default: one per 13 GB of device memory, 6 on
-    # an H100): each process reserves the kernels' local memory (34 KB a thread across every resident thread, about
-    # 9 GB) besides the tool's own, and 17 at once ran out of the H100's 80 GB (2026-11-26). Under the tools a run
-    # takes 1-30 s, ROS2-W on the stiff pendulum about 100 s.
+  _checks)  # the GPU tests and, beside them, the sanitizers (each in its own log: gpu_tests.txt, sanitizers.txt)
+    device_env
+    self=$PWD/scripts/gpu-session.sh
+    shards=${GPU_TEST_SHARDS:-8}
+    # Within the step's limit: a timeout of its own puts the tests in a process group the step's timeout would not
+    # reach, so they must end first.
+    tests_seconds=${GPU_TESTS_SECONDS:-240}
+    if [ -n "${STEP_SECONDS:-}" ] && [ "$tests_seconds" -gt $((STEP_SECONDS - 10)) ]; then
+      tests_seconds=$((STEP_SECONDS - 10))
+    fi
+    ( test_rc=0
+      { echo "# command: $self _tests ($shards processes)"; echo "# limit: $tests_seconds s"; } > "$work/gpu_tests.txt"
+      timeout -k 5 "$tests_seconds" "$self" _tests >> "$work/gpu_tests.txt" 2>&1 || test_rc=$?
+      echo "$test_rc" > "$work/gpu_tests.rc" ) &
+    tests=$!
+    rc=0
+    # The tests' processes each hold the kernels' local memory (about 9 GB) and their data: the sanitizers start
+    # within what is left of GPU_TEST_RESERVED_MIB a process while the tests run.
+    GPU_SANITIZER_BESIDE=$tests GPU_SANITIZER_RESERVED_MIB=$((shards * ${GPU_TEST_RESERVED_MIB:-10000})) \
+      "$self" _sanitizers > "$work/sanitizers.txt" 2>&1 || rc=1
+    wait "$tests" || true
+    test_rc=$(cat "$work/gpu_tests.rc" 2>/dev/null || echo "?")
+    echo "gpu tests: exit $test_rc$([ "$test_rc" = 124 ] && echo " (time limit $tests_seconds s)")"
+    tail -n 40 "$work/gpu_tests.txt"
+    echo "sanitizers:"
+    cat "$work/sanitizers.txt"
+    [ "$test_rc" = 0 ] || rc=1
+    exit $rc
+    ;;
+  _sanitizers)  # memcheck, racecheck, initcheck (every strategy) and synccheck (warp, shared LU), both models
+    # A process per tool, strategy and model. How many run at once follows the device memory: each process
+    # reserves the kernels' local memory (34 KB a thread across every resident thread, about 9 GB) besides the
+    # tool's own, and 17 at once ran out of the H100's 80 GB (2026-11-26), so one per GPU_SANITIZER_MIB (13 GB) of
+    # what GPU_SANITIZER_BESIDE (the GPU tests' process, while it runs) leaves of GPU_SANITIZER_RESERVED_MIB;
+    # GPU_SANITIZER_JOBS caps it. Under the tools a stiff-pendulum run took 1-36 s at --t-end 0.01 (H100 and
+    # H200, 2026-11-26); the four-bar's a few seconds. The slowest processes start first.
     device_env
     self=$PWD/scripts/gpu-session.sh
     memory_mib=$(nvidia-smi --query-gpu=memory.total --format=csv,noheader,nounits | head -n 1 || echo 80000)
-    jobs=${GPU_SANITIZER_JOBS:-$((memory_mib / 13000 > 0 ? memory_mib / 13000 : 1))}
-    runs=(-- --t-end "${GPU_SANITIZER_T_END:-0.01}" --strategies)
+    per_job=${GPU_SANITIZER_MIB:-13000}
+    max_jobs=${GPU_SANITIZER_JOBS:-$((memory_mib / per_job > 0 ? memory_mib / per_job : 1))}
+    slots() {  # how many processes may run now
+      local free=$memory_mib n
+      if [ -n "${GPU_SANITIZER_BESIDE:-}" ] && kill -0 "$GPU_SANITIZER_BESIDE" 2>/dev/null; then
+        free=$((memory_mib - ${GPU_SANITIZER_RESERVED_MIB:-0}))
+      fi
+      n=$((free > 0 ? free / per_job : 0))
+      echo $((n < max_jobs ? n : max_jobs))
+    }
+    # RN4 and ROS2-W at rtol = atol = 1e-4 (GPU_SANITIZER_ROSENBROCK_TOL): at the GPU tests' 1e-6 / 1e-8 ROS2-W
+    # takes 3,800 steps of the stiff pendulum's first milliseconds whatever --t-end (254 at 1e-4), and under a tool
+    # each is about 25 ms (100 s for the fused run on the H200, 2026-11-26b; staged did not end in 170 s).
+    runs=(-- --t-end "${GPU_SANITIZER_T_END:-0.01}" --rosenbrock-tol "${GPU_SANITIZER_ROSENBROCK_TOL:-1e-4}")
+    progress=$work/sanitizers_progress.txt
+    : > "$progress"
     names=()
-    for tool in memcheck racecheck initcheck synccheck; do
-      case $tool in
-        memcheck) options=(--leak-check full) tool_strategies=$strategies ;;
-        racecheck) options=(--racecheck-report all) tool_strategies=$strategies ;;
-        initcheck) options=() tool_strategies=$strategies ;;
-        synccheck) options=() tool_strategies=warp,shared-lu ;;
-      esac
-      for strategy in ${tool_strategies//,/ }; do
-        while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n || true; done
-        name=${tool}_$strategy
-        ( rc=0; "$self" _sanitize "$tool" "${options[@]}" "${runs[@]}" "$strategy" > "$work/$name.txt" 2>&1 || rc=$?
-          echo "$rc" > "$work/$name.rc" ) &
-        names+=("$name")
+    for model in stiff_double_pendulum four_bar; do
+      for strategy in staged budget warp shared-lu fused; do
+        [[ ",$strategies," == *",$strategy,"* ]] || continue
+        for tool in memcheck initcheck racecheck synccheck; do
+          case $tool in
+            memcheck) options=(--leak-check full) ;;
+            racecheck) options=(--racecheck-report all) ;;
+            initcheck) options=() ;;
+            synccheck) options=(); [ "$strategy" = warp ] || [ "$strategy" = shared-lu ] || continue ;;
+          esac
+          while [ "$(jobs -rp | wc -l)" -ge "$(slots)" ]; do sleep 1; done
+          name=${tool}_${strategy}_$model
+          ( t0=$(date +%s) run_rc=0
+            "$self" _sanitize "$tool" "${options[@]}" "${runs[@]}" --strategies "$strategy" --models "$model" \
+              > "$work/$name.txt" 2>&1 || run_rc=$?
+            echo "$run_rc" > "$work/$name.rc"
+            # A verdict line as each process ends, so that a step cut at its limit still says what ran.
+            echo "$name: exit $run_rc after $(($(date +%s) - t0)) s; $(grep -c '^ok ' "$work/$name.txt") runs ok," \
+              "$(grep -c '^FAIL ' "$work/$name.txt") failed; $(grep -E 'ERROR SUMMARY' "$work/$name.txt" | tail -n 1)" \
+              >> "$progress" ) &
+          names+=("$name")
+          echo "$(date +%T) started $name ($(jobs -rp | wc -l) running)"
+        done
       done
     done
     wait
     rc=0
-    echo "$jobs processes at once"
+    echo "at most $max_jobs processes at once (one per $per_job MiB of device memory)"
     for name in "${names[@]}"; do
-      log=$work/$name.txt
-      run_rc=$(cat "$work/$name.rc" 2>/dev/null || echo "?")
-      echo "$name: exit $run_rc; $(grep -c '^ok ' "$log") runs ok, $(grep -c '^FAIL ' "$log") failed;" \
-        "$(grep -E 'ERROR SUMMARY' "$log" | tail -n 1)"
-      [ "$run_rc" = 0 ] || rc=1
+      grep "^$name: " "$progress" || echo "$name: no verdict"
+      [ "$(cat "$work/$name.rc" 2>/dev/null || echo "?")" = 0 ] || rc=1
     done
     exit $rc
     ;;
