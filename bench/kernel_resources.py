@@ -17,6 +17,7 @@ import pathlib
 import re
 import shutil
 import subprocess
+import sys
 
 REPO = pathlib.Path(__file__).resolve().parents[1]
 
@@ -72,6 +73,10 @@ def main() -> None:
         elif function and (m := re.match(r"^\s+REG:(\d+) STACK:(\d+) SHARED:(\d+) LOCAL:(\d+)", line)):
             rows.append([member, arch, function, *map(int, m.groups())])
             function = None
+    if not rows:
+        sys.exit(f"kernel_resources.py: {args.library} holds no sm_ machine code, only PTX (a build on a machine "
+                 "without a GPU compiles so by default); build with -DCMAKE_CUDA_ARCHITECTURES=90, as "
+                 "scripts/gpu-session.sh pack does in build-gpu")
     names = demangle([r[2] for r in rows])
     version = subprocess.run([tool, "--version"], capture_output=True, text=True).stdout.strip().splitlines()[-1]
     lines = [f"`cuobjdump --dump-resource-usage {args.library}` ({version}); command: "
