@@ -40,8 +40,8 @@ record() {  # record NAME COMMAND...: runs the command, keeping its output, the 
 }
 programs=(myriad myriad_tests gpu_sanitizer_runs bench/ensemble_throughput bench/gpu_strategy_crossover
           bench/lorenz_calibration bench/batched_lu)
-gpu_filter="CudaBackend.*:CudaRunPlan.*:LorenzGpu.*:EnsembleStatisticsGpu.*"
-strategies=${GPU_SANITIZER_STRATEGIES:-fused,budget,warp,shared-lu,staged}
+gpu_filter="CudaBackend.*:CudaRunPlan.*:CudaSimulator.*:LorenzGpu.*:EnsembleStatisticsGpu.*"
+strategies=${GPU_SANITIZER_STRATEGIES:-fused,budget,warp,shared-lu,staged,step}
 work=/tmp/gpu-session
 pendulum=(simulate models/stiff_double_pendulum.json --integrator rn4 --rtol 1e-6 --atol 1e-6 --quiet)
 device_env() {  # the unpacked bundle's programs and libraries; cuBLAS from the device's toolkit (or a wheel's copy)
@@ -249,8 +249,10 @@ case "$stage" in
     : > "$progress"
     names=()
     for model in stiff_double_pendulum four_bar; do
-      for strategy in staged budget warp shared-lu fused; do
+      for strategy in staged budget warp shared-lu fused step; do
         [[ ",$strategies," == *",$strategy,"* ]] || continue
+        # The stepping API's kernel takes tree models only (backends/cuda_stepper.hpp).
+        [ "$strategy" = step ] && [ "$model" = four_bar ] && continue
         for tool in memcheck initcheck racecheck synccheck; do
           case $tool in
             memcheck) options=(--leak-check full) ;;

@@ -1,5 +1,7 @@
 // api::Simulator, the stepping API: N instances of one model, each with its own t, q, v, inputs, parameters and
-// status, advanced together by step_instance (src/ensemble/step_instance.hpp) on a persistent pool of threads.
+// status, advanced together by step_instance (src/ensemble/step_instance.hpp) on a persistent pool of threads, or
+// on the cuda backend by the step kernel (backends/cuda_stepper.hpp), a thread per instance running the same
+// per-instance body; observe, reset and the state calls work on the host's copy of the state either way.
 // An instance's numbers depend only on its own state: the scratch an instance uses is re-initialized at every step
 // (begin_instance) and carries nothing from one step or instance to the next, so results do not depend on how many
 // instances run, on which thread or in which order.
@@ -19,6 +21,7 @@
 #include "api/model_impl.hpp"
 #include "api/myriad/myriad.hpp"
 #include "api/run_options.hpp"
+#include "backends/cuda_stepper.hpp"
 #include "ensemble/ensemble.hpp"
 #include "ensemble/parameter_table.hpp"
 #include "ensemble/step_instance.hpp"
@@ -129,6 +132,10 @@ struct Simulator::Impl {
   std::vector<int> status;
   mutable std::vector<double> scratch;  // workers x scratch_doubles
   std::unique_ptr<WorkerPool> pool;
+  // The cuda backend's device copy (null on the cpu backend) and whether the host's constants have changed since
+  // they were last copied there.
+  std::unique_ptr<CudaStepper> device;
+  bool constants_changed = true;
 
   double* k(long long i) { return constants.data() + i * n_constants; }
 
@@ -155,6 +162,7 @@ struct Simulator::Impl {
 
   // Writes gain * u of instance i's inputs into its constants.
   void write_inputs(long long i) {
+    constants_changed = true;
     double* ki = k(i);
     for (int a = 0; a < n_inputs; ++a)
       for (const InputSlot& s : slots[static_cast<std::size_t>(a)]) ki[s.constant] = s.gain * u[i * n_inputs + a];
@@ -203,11 +211,7 @@ Simulator::Simulator(const LoadedModel& model, const SimulatorOptions& options) 
   s.model = model;
   s.mi = model.impl.get();
   s.compiled = s.mi->compiled.get();
-  if (options.backend == "cuda")
-    throw std::runtime_error(
-        "Simulator: backend 'cuda' is not available for stepping in this build (the stepping kernel has not been "
-        "checked on a device yet); use backend 'cpu'");
-  if (options.backend != "cpu")
+  if (options.backend != "cpu" && options.backend != "cuda")
     throw SettingError("backend", "setting 'backend' = '" + options.backend + "': must be cpu or cuda");
   if (options.instances < 1 || options.instances > kMaxInstances)
     throw SettingError("instances", "setting 'instances' = " + std::to_string(options.instances) +
@@ -284,6 +288,8 @@ Simulator::Simulator(const LoadedModel& model, const SimulatorOptions& options) 
   s.pool = std::make_unique<WorkerPool>(threads);
   s.scratch_doubles = (step_scratch_bytes(c, s.spec.method) + sizeof(double) - 1) / sizeof(double);
   s.scratch.assign(static_cast<std::size_t>(s.pool->size()) * s.scratch_doubles, 0.0);
+  // Last, once every setting has been checked: std::runtime_error naming why when there is no device.
+  if (options.backend == "cuda") s.device = std::make_unique<CudaStepper>(c, s.spec, s.n);
 }
 
 Simulator::~Simulator() = default;
@@ -318,6 +324,14 @@ void Simulator::advance(double dt, const std::atomic<bool>* cancel) {
   if (!(dt > 0.0) || !std::isfinite(dt))
     throw std::invalid_argument("advance: dt = " + std::to_string(dt) + " must be positive and finite");
   const CompiledModel& c = *s.compiled;
+  if (s.device) {
+    // One launch, which no flag interrupts: the cancellation is honoured before it.
+    if (cancel && cancel->load(std::memory_order_relaxed)) throw Cancelled();
+    if (s.constants_changed) s.device->set_constants(s.constants.data());
+    s.constants_changed = false;
+    s.device->advance(dt, s.t.data(), s.q.data(), s.v.data(), s.status.data());
+    return;
+  }
   s.for_each(
       [&](long long i, void* scratch) {
         if (s.status[static_cast<std::size_t>(i)] != 0) return;

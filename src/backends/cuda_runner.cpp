@@ -49,6 +49,12 @@ EnsembleResult run_ensemble_cuda(const CompiledModel&, const Ensemble&, const Ru
   throw std::runtime_error("the cuda backend is not available: this build has no CUDA (MYRIAD_CUDA=OFF or no nvcc)");
 }
 
+void require_cuda_backend(const CompiledModel&) {
+  std::string why;
+  cuda_device_available(&why);
+  throw std::runtime_error("cuda backend: " + why);
+}
+
 #else
 
 using cuda::check;
@@ -210,6 +216,19 @@ bool cuda_device_available(std::string* description) {
   return true;
 }
 
+void require_cuda_backend(const CompiledModel& model) {
+  std::string why;
+  if (!cuda_device_available(&why)) throw std::runtime_error("cuda backend: " + why);
+#ifndef MYRIAD_DEVICE_LOOPS
+  if (model.constraints.m > 0)
+    throw std::runtime_error(
+        "cuda backend: this build does not compile loop models into the kernels (configure with "
+        "-DMYRIAD_DEVICE_LOOPS=ON); use backend 'cpu'");
+#else
+  (void)model;
+#endif
+}
+
 EnsembleResult run_ensemble_cuda(const CompiledModel& model, const Ensemble& ensemble, const RunSpec& spec,
                                  const std::vector<double>& output_times, const CudaRunOptions& options) {
   if (options.threads_per_block < 1 || options.threads_per_block > 1024)
@@ -219,15 +238,8 @@ EnsembleResult run_ensemble_cuda(const CompiledModel& model, const Ensemble& ens
   if (warp_wide && options.threads_per_block % 32 != 0)
     throw std::invalid_argument("cuda backend: the warp and shared-lu strategies work in whole warps, so threads per "
                                 "block (" + std::to_string(options.threads_per_block) + ") must be a multiple of 32");
-  std::string why;
-  if (!cuda_device_available(&why)) throw std::runtime_error(why);
+  require_cuda_backend(model);
   size_t memory_budget_bytes = options.memory_budget_bytes;
-#ifndef MYRIAD_DEVICE_LOOPS
-  if (model.constraints.m > 0)
-    throw std::runtime_error(
-        "cuda backend: this build does not compile loop models into the kernel (configure with "
-        "-DMYRIAD_DEVICE_LOOPS=ON); use --backend cpu");
-#endif
   const auto start = std::chrono::steady_clock::now();
   const long long n = ensemble.n_instances;
   const int n_times = static_cast<int>(output_times.size());

@@ -52,6 +52,10 @@ struct CudaRunPlan {
   bool thread_local_scratch = false;        // slots in the threads' local memory (CudaRunOptions::scratch)
 };
 
+// Throws std::runtime_error naming why the cuda backend cannot run `model` here: the build has no CUDA, no device is
+// present, or the build leaves loop models out of the kernels (MYRIAD_DEVICE_LOOPS) and the model has loops.
+void require_cuda_backend(const CompiledModel& model);
+
 // Host logic, the same in builds without CUDA. O(n).
 CudaRunPlan plan_cuda_run(const CompiledModel& model, Method method, const CudaRunOptions& options);
 

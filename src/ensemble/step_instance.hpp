@@ -1,14 +1,15 @@
 #pragma once
 // One step of one instance for the stepping API (api::Simulator): integrate from (t, q, v) to t + dt with the
 // run's method, inputs held constant (they are constants of the instance), and observe the output signals at a
-// state. Host+device: the cpu backend calls it per instance; a CUDA kernel is to call it per thread (owed to a device
-// session: api::Simulator refuses backend cuda until then). No allocation: the
-// scratch is one caller-owned buffer of instance_scratch_layout(model, method).bytes (+ a double per signal).
+// state. Host+device: the cpu backend calls it per instance, the cuda backend's step kernel per thread
+// (step_strided_instance below; kernels/step_kernel.cuh). No allocation: the scratch is one caller-owned buffer of
+// step_scratch_bytes(model, method).
 //
 // Integrator memory: none. Every step starts a fresh integration at (t, q, v): RK4 steps h from t (the last
 // substep shortened to land on t + dt), the adaptive methods choose their first step size as at the start of a
 // run. So an instance's whole state is (t, q, v, constants) and a restored state continues bit for bit.
 #include "ensemble/simulate_instance.hpp"
+#include "ensemble/strided_constants.hpp"
 
 namespace myriad {
 
@@ -23,6 +24,13 @@ MYRIAD_HD bool instance_end_state(const CompiledModel& model, const K& k, Method
   const InstanceScratchLayout l = instance_scratch_layout(model, method);
   double* d = static_cast<double*>(scratch);
   unsigned char* bytes = static_cast<unsigned char*>(scratch);
+#ifdef __CUDA_ARCH__
+  // Not compiled for the device: the expansion runs the loop dynamics (loop_accelerations), which would then be
+  // compiled into the kernel file a second time beside advance_instance's copy: ptxas over simulate_kernel.cu ran
+  // past 33 minutes that way (stopped there) against 23.5 without the step kernels (2026-11-27, this 2-core
+  // machine). The cuda stepper refuses loop models before launching, so this is never reached.
+  if (model.constraints.m > 0) return false;
+#else
   if (model.constraints.m > 0) {
     const InstanceProgress& progress = instance_progress(scratch);
     LoopOde<K> ode{&model, k, carve_loop_scratch<double>(model, bytes + l.tree_offset, nullptr), LoopFailure::none,
@@ -33,6 +41,7 @@ MYRIAD_HD bool instance_end_state(const CompiledModel& model, const K& k, Method
     for (int i = 0; i < model.nv; ++i) v[i] = ode.s.v[i];
     return true;
   }
+#endif
   double* base_q = d + l.base_q;
   double* y = d + l.y;
   if (is_rosenbrock(method)) {
@@ -52,12 +61,25 @@ MYRIAD_HD inline std::size_t step_scratch_bytes(const CompiledModel& model, Meth
   return integration + (static_cast<std::size_t>(model.n_outputs) * sizeof(double) + 63) / 64 * 64;
 }
 
+// advance_instance as a callable, so that a caller can hand step_instance another route to the same function: the
+// CUDA step kernel passes the fused kernels' one out-of-line compiled copy (kernels/simulate_kernel.cu), which
+// keeps the step loops from being compiled into the kernel file a second time.
+struct AdvanceInstance {
+  template <class K>
+  MYRIAD_HD bool operator()(const CompiledModel& model, const K& k, const double* q, const double* v,
+                            const RunSpec& spec, const double* times, int n_times, void* scratch, double* outputs,
+                            IntegratorStats& stats, long long budget) const {
+    return advance_instance(model, k, q, v, spec, times, n_times, scratch, outputs, stats, budget);
+  }
+};
+
 // Integrates one instance from (t, q, v) to t + dt (spec: method, h, control, max_steps; spec.t0 is ignored) with
 // constants k. On success returns ok and advances t, q, v; on failure returns the status and leaves t, q, v as they
 // were. stats counts the work. Cost: that of advance_instance over [t, t + dt].
-template <class K>
+template <class K, class Advance = AdvanceInstance>
 MYRIAD_HD InstanceStatus step_instance(const CompiledModel& model, const K& k, const RunSpec& spec, double& t,
-                                       double* q, double* v, double dt, void* scratch, IntegratorStats& stats) {
+                                       double* q, double* v, double dt, void* scratch, IntegratorStats& stats,
+                                       const Advance& advance = Advance{}) {
   RunSpec run = spec;
   run.t0 = t;
   const double t_end = t + dt;
@@ -65,13 +87,28 @@ MYRIAD_HD InstanceStatus step_instance(const CompiledModel& model, const K& k, c
   double* signals =
       reinterpret_cast<double*>(bytes + (instance_scratch_layout(model, spec.method).bytes + 63) / 64 * 64);
   begin_instance(scratch);
-  advance_instance(model, k, q, v, run, &t_end, 1, scratch, signals, stats, -1);
+  advance(model, k, q, v, run, &t_end, 1, scratch, signals, stats, -1);
   const InstanceStatus status = instance_progress(scratch).status;
   if (status != InstanceStatus::ok) return status;
   // A loop model's expansion reads only the scratch, so q and v are untouched when it fails.
   if (!instance_end_state(model, k, spec.method, t_end, scratch, q, v)) return InstanceStatus::projection_failed;
   t = t_end;
   return InstanceStatus::ok;
+}
+
+// What one thread of the cuda step kernel does for instance i of n, on the device's layout: the constants in the
+// structure-of-arrays table (constants[c * n + i], as the fused kernels read them), t (n), q (n x nq), v (n x nv)
+// and status (n, 0 = running) row-major as api::Simulator keeps them. An instance whose status is not 0 stays as
+// it is. Host+device, so that a CPU test runs the kernel's body itself (tests/api/step_twin_test.cpp).
+template <class Advance = AdvanceInstance>
+MYRIAD_HD void step_strided_instance(const CompiledModel& model, const double* constants, long long n, long long i,
+                                     const RunSpec& spec, double dt, double* t, double* q, double* v, int* status,
+                                     void* scratch, const Advance& advance = Advance{}) {
+  if (status[i] != 0) return;
+  IntegratorStats stats{};
+  const StridedConstants k{constants + i, n};
+  status[i] = static_cast<int>(
+      step_instance(model, k, spec, t[i], q + i * model.nq, v + i * model.nv, dt, scratch, stats, advance));
 }
 
 // The output signals (model.n_outputs) of one instance at (t, q, v): the accelerations from forward dynamics

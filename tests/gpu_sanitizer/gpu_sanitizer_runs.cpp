@@ -1,11 +1,11 @@
-// Small runs of every GPU strategy (fused, with and without a step budget; warp; shared LU; staged) and every
-// method (rk4, dopri5, rn4, ros2w) on a tree model and a loop model, in one process, for compute-sanitizer
-// (scripts/gpu-session.sh runs it under memcheck, racecheck, initcheck and synccheck: one process per tool, so
-// that the tool's start-up is paid four times, not once per run). Each run is also held to the cpu backend
-// (10 x tol, RK4 1e-10 with identical step counts), so a kernel that is clean for the sanitizer but computes
-// something else still fails.
+// Small runs of every GPU strategy (fused, with and without a step budget; warp; shared LU; staged; and the
+// stepping API's step kernel, "step") and every method (rk4, dopri5, rn4, ros2w) on a tree model and a loop model,
+// in one process, for compute-sanitizer (scripts/gpu-session.sh runs it under memcheck, racecheck, initcheck and
+// synccheck: one process per tool, so that the tool's start-up is paid four times, not once per run). Each run is
+// also held to the cpu backend (10 x tol, RK4 1e-10 with identical step counts; the step kernel to its own body run
+// on the host), so a kernel that is clean for the sanitizer but computes something else still fails.
 // The runs are the GPU tests' (tests/gpu/gpu_runs.hpp), cut to at most 0.05 s (--t-end: shorter).
-// Usage: gpu_sanitizer_runs [--instances N] [--strategies fused,budget,warp,shared-lu,staged] [--t-end T]
+// Usage: gpu_sanitizer_runs [--instances N] [--strategies fused,budget,warp,shared-lu,staged,step] [--t-end T]
 //                           [--models stiff_double_pendulum,four_bar] [--rosenbrock-tol TOL] [--source-dir DIR]
 // (--models: a device session runs each model in a process of its own, so that the tools' slowest runs, ROS2-W on
 // the stiff pendulum, do not queue the loop model's behind them; --rosenbrock-tol: RN4 and ROS2-W at rtol = atol =
@@ -20,10 +20,13 @@
 #include <exception>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "backends/cuda_runner.hpp"
+#include "backends/cuda_stepper.hpp"
 #include "ensemble/cpu_runner.hpp"
+#include "ensemble/step_instance.hpp"
 #include "gpu/gpu_runs.hpp"
 #include "model/compile.hpp"
 #include "model/model_loader.hpp"
@@ -36,6 +39,7 @@ namespace {
 struct Strategy {
   std::string name;
   CudaRunOptions options;
+  bool step = false;  // the stepping API's kernel rather than an ensemble run
 };
 
 std::vector<Strategy> all_strategies() {
@@ -44,7 +48,8 @@ std::vector<Strategy> all_strategies() {
   warp.strategy = GpuStrategy::warp;
   shared.strategy = GpuStrategy::shared_lu;
   staged.strategy = GpuStrategy::staged;
-  return {{"fused", fused}, {"budget", budget}, {"warp", warp}, {"shared-lu", shared}, {"staged", staged}};
+  return {{"fused", fused}, {"budget", budget},    {"warp", warp},
+          {"shared-lu", shared}, {"staged", staged}, {"step", {}, true}};
 }
 
 // Largest |gpu - cpu| / max(1, |cpu|) over every output; infinity when a status differs or a step count differs
@@ -68,12 +73,60 @@ double difference(const EnsembleResult& cpu, const EnsembleResult& gpu, bool sam
   return worst;
 }
 
+// The final (status, q, v) of every instance stepped from t = 0 through the output times, an advance per
+// interval: on the device by the step kernel (CudaStepper), else instance by instance on the host through the
+// kernel's own body (step_strided_instance). Layout: status, then q, then v, n each.
+struct Stepped {
+  std::vector<int> status;
+  std::vector<double> q, v;
+};
+
+Stepped step_run(const CompiledModel& model, const Ensemble& e, const RunSpec& spec, const std::vector<double>& times,
+                 bool device) {
+  const long long n = e.n_instances;
+  Stepped r{std::vector<int>(static_cast<size_t>(n)), std::vector<double>(static_cast<size_t>(n * model.nq)),
+            std::vector<double>(static_cast<size_t>(n * model.nv))};
+  std::vector<double> t(static_cast<size_t>(n), times.front()), rows(static_cast<size_t>(n * model.n_constants));
+  for (long long i = 0; i < n; ++i) {
+    e.gather_initial_state(static_cast<int>(i), r.q.data() + i * model.nq, r.v.data() + i * model.nv);
+    e.gather_constants(static_cast<int>(i), rows.data() + i * model.n_constants);
+  }
+  if (device) {
+    CudaStepper stepper(model, spec, n);
+    stepper.set_constants(rows.data());
+    for (size_t k = 1; k < times.size(); ++k)
+      stepper.advance(times[k] - times[k - 1], t.data(), r.q.data(), r.v.data(), r.status.data());
+    return r;
+  }
+  std::vector<double> scratch((step_scratch_bytes(model, spec.method) + 7) / 8);
+  for (size_t k = 1; k < times.size(); ++k)
+    for (long long i = 0; i < n; ++i)
+      step_strided_instance(model, e.constants.data(), n, i, spec, times[k] - times[k - 1], t.data(), r.q.data(),
+                            r.v.data(), r.status.data(), scratch.data());
+  return r;
+}
+
+double step_difference(const Stepped& cpu, const Stepped& gpu, std::string* why) {
+  for (size_t i = 0; i < cpu.status.size(); ++i)
+    if (cpu.status[i] != 0 || gpu.status[i] != cpu.status[i]) {
+      *why = "instance " + std::to_string(i) + ": status not ok or differs";
+      return INFINITY;
+    }
+  double worst = 0.0;
+  for (const auto& [a, b] : {std::pair{&cpu.q, &gpu.q}, std::pair{&cpu.v, &gpu.v}})
+    for (size_t j = 0; j < a->size(); ++j) {
+      const double d = std::abs((*a)[j] - (*b)[j]) / std::max(1.0, std::abs((*a)[j]));
+      if (!(d <= worst)) worst = std::isnan(d) ? INFINITY : d;
+    }
+  return worst;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   int instances = 33;  // a full warp and a partial one
   double max_t_end = 0.05;
-  std::string wanted = "fused,budget,warp,shared-lu,staged", wanted_models = "stiff_double_pendulum,four_bar";
+  std::string wanted = "fused,budget,warp,shared-lu,staged,step", wanted_models = "stiff_double_pendulum,four_bar";
   std::string source_dir = ".";
   double rosenbrock_tol = 0;  // 0: the GPU tests' tolerances
   for (int a = 1; a < argc; ++a) {
@@ -138,13 +191,19 @@ int main(int argc, char** argv) {
       const std::vector<double> times = output_grid(0.0, t_end, t_end / 5);
       const EnsembleResult cpu = run_ensemble_cpu(*compiled, e, spec, times, 1);
       for (const Strategy& s : strategies) {
+        if (s.step && compiled->constraints.m > 0) continue;  // the cuda stepper refuses loop models
         ++runs;
         std::string why;
         double d = INFINITY;
         const auto start = std::chrono::steady_clock::now();
         try {
-          const EnsembleResult gpu = run_ensemble_cuda(*compiled, e, spec, times, s.options);
-          d = difference(cpu, gpu, method == Method::rk4, &why);
+          if (s.step) {
+            d = step_difference(step_run(*compiled, e, spec, times, false), step_run(*compiled, e, spec, times, true),
+                                &why);
+          } else {
+            const EnsembleResult gpu = run_ensemble_cuda(*compiled, e, spec, times, s.options);
+            d = difference(cpu, gpu, method == Method::rk4, &why);
+          }
         } catch (const std::exception& error) {
           why = error.what();
         }

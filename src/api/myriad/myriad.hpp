@@ -163,8 +163,10 @@ std::string resolved_backend(const LoadedModel& model, const RunOptions& options
 
 struct SimulatorOptions {
   long long instances = 1;
-  std::string backend = "cpu";              // cpu | cuda (same interface and results to rounding of the device)
-  int threads = 0;                          // cpu; 0: all hardware threads
+  std::string backend = "cpu";              // cpu | cuda (same interface and results to rounding of the device;
+                                            // cuda: tree models only)
+  int threads = 0;                          // host threads (cpu: stepping and observing; cuda: observing and
+                                            // resets); 0: all hardware threads
   RunOptions run;                           // integrator, h (rk4 substep), rtol, atol, ...; t_end/dt_out unused
   std::optional<ParameterSet> parameters;   // initial per-instance parameters (row i -> instance i)
   std::vector<std::pair<std::string, double>> overrides;
