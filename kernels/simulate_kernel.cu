@@ -1,5 +1,4 @@
 #include "simulate_kernel.cuh"
-#include "step_kernel.cuh"
 
 #include <thrust/copy.h>
 #include <thrust/execution_policy.h>
@@ -7,7 +6,6 @@
 
 #include "ensemble/device_slot.hpp"
 #include "ensemble/simulate_instance.hpp"
-#include "ensemble/step_instance.hpp"
 #include "ensemble/strided_constants.hpp"
 #include "instance_slot.cuh"
 
@@ -15,25 +13,8 @@ namespace myriad::cuda {
 
 namespace {
 
-// advance_instance on the device's constants. Out of line: every kernel of this file (the two fused kernels, the
-// two step kernels) calls this one compiled copy of the step loops.
-__device__ __noinline__ bool advance_device(const CompiledModel& model, const StridedConstants& k, const double* q,
-                                           const double* v, const RunSpec& spec, const double* times, int n_times,
-                                           void* scratch, double* outputs, IntegratorStats& stats, long long budget,
-                                           double* kpi_state) {
-  return advance_instance(model, k, q, v, spec, times, n_times, scratch, outputs, stats, budget, kpi_state);
-}
-
-// step_instance's route to advance_device (ensemble/step_instance.hpp, AdvanceInstance).
-struct AdvanceOnDevice {
-  __device__ bool operator()(const CompiledModel& model, const StridedConstants& k, const double* q, const double* v,
-                             const RunSpec& spec, const double* times, int n_times, void* scratch, double* outputs,
-                             IntegratorStats& stats, long long budget) const {
-    return advance_device(model, k, q, v, spec, times, n_times, scratch, outputs, stats, budget, nullptr);
-  }
-};
-
-// One launch of instance `local` over its slot, wherever the slot lies.
+// One launch of instance `local` over its slot, wherever the slot lies. Out of line: both kernels call the
+// one compiled copy of advance_instance's step loops.
 __device__ __noinline__ void advance_slot(const SimulateParams& p, long long local, long long instance,
                                           const InstanceSlot& slot) {
   const CompiledModel& model = *p.model;
@@ -42,8 +23,8 @@ __device__ __noinline__ void advance_slot(const SimulateParams& p, long long loc
   IntegratorStats stats = p.stats[local];
   double* kpi_state = p.kpi_state ? p.kpi_state + local * model.n_kpis * kKpiStateDoubles : nullptr;
   const bool finished =
-      advance_device(model, k, slot.q, slot.v, p.spec, p.output_times, p.n_output_times, slot.scratch,
-                     p.outputs + local * p.n_output_times * model.n_outputs, stats, p.step_budget, kpi_state);
+      advance_instance(model, k, slot.q, slot.v, p.spec, p.output_times, p.n_output_times, slot.scratch,
+                       p.outputs + local * p.n_output_times * model.n_outputs, stats, p.step_budget, kpi_state);
   p.status[local] = finished ? static_cast<int>(instance_progress(slot.scratch).status) : kInstanceRunning;
   p.stats[local] = stats;
 }
@@ -70,40 +51,7 @@ __global__ void simulate_kernel_thread_local(const SimulateParams p) {
                              p.initial_v, true));
 }
 
-// One step of instance i with its scratch wherever it lies. Out of line, as advance_device: the end-state expansion
-// (a loop model's position and velocity solve) is compiled once for both step kernels.
-__device__ __noinline__ void step_device(const StepParams& p, long long i, unsigned char* scratch) {
-  step_strided_instance(*p.model, p.constants, p.n, i, p.spec, p.dt, p.t, p.q, p.v, p.status, scratch,
-                        AdvanceOnDevice{});
-}
-
-// The stepping API's kernel, scratch in global memory: instance i's at scratch + i * scratch_bytes.
-__global__ void step_kernel(const StepParams p) {
-  const long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
-  if (i < p.n) step_device(p, i, p.scratch + i * p.scratch_bytes);
-}
-
-// The same with the scratch in the thread's local memory.
-__global__ void step_kernel_thread_local(const StepParams p) {
-  const long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
-  if (i >= p.n) return;
-  alignas(16) unsigned char scratch[kThreadLocalSlotBytes];
-  step_device(p, i, scratch);
-}
-
 }  // namespace
-
-cudaError_t launch_step(const StepParams& params, int threads_per_block, cudaStream_t stream) {
-  if (params.n <= 0) return cudaSuccess;
-  const long long blocks = (params.n + threads_per_block - 1) / threads_per_block;
-  if (params.thread_local_scratch) {
-    if (params.scratch_bytes > kThreadLocalSlotBytes) return cudaErrorInvalidValue;
-    step_kernel_thread_local<<<static_cast<unsigned>(blocks), threads_per_block, 0, stream>>>(params);
-  } else {
-    step_kernel<<<static_cast<unsigned>(blocks), threads_per_block, 0, stream>>>(params);
-  }
-  return cudaGetLastError();
-}
 
 cudaError_t launch_simulate(const SimulateParams& params, int threads_per_block, cudaStream_t stream) {
   if (params.n_live <= 0) return cudaSuccess;

@@ -1,9 +1,9 @@
 #pragma once
 // Kernel entry point of the stepping API on the cuda backend (api::Simulator with backend "cuda"): each thread
 // advances one instance from its own t to t + dt by step_strided_instance (ensemble/step_instance.hpp), the body
-// the cpu backend's stepping runs per instance, with advance_instance reached through the fused kernels' one
-// compiled copy. Defined in simulate_kernel.cu for that reason: a kernel file of its own would compile the step
-// loops again (ptxas takes minutes and gigabytes over them; README's build notes).
+// the cpu backend's stepping runs per instance. A kernel file of its own (step_kernel.cu), so it compiles the step
+// loops once more, beside simulate_kernel.cu: in that file, ptxas ran past 33 minutes (stopped there) against 23.5
+// without the step kernels (2026-11-27, 2-core machine), and two files compile at once under make -j 2.
 #include <cuda_runtime.h>
 
 #include "ensemble/run_spec.hpp"

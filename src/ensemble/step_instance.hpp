@@ -26,9 +26,10 @@ MYRIAD_HD bool instance_end_state(const CompiledModel& model, const K& k, Method
   unsigned char* bytes = static_cast<unsigned char*>(scratch);
 #ifdef __CUDA_ARCH__
   // Not compiled for the device: the expansion runs the loop dynamics (loop_accelerations), which would then be
-  // compiled into the kernel file a second time beside advance_instance's copy: ptxas over simulate_kernel.cu ran
-  // past 33 minutes that way (stopped there) against 23.5 without the step kernels (2026-11-27, this 2-core
-  // machine). The cuda stepper refuses loop models before launching, so this is never reached.
+  // compiled into the step kernel a second time beside advance_instance's own loop code: ptxas ran past 33 minutes
+  // that way (stopped there; 2026-11-27, 2-core machine, step kernels then in simulate_kernel.cu, whose ptxas
+  // takes 20.5 minutes without them). The cuda stepper refuses loop models before launching, so this is never
+  // reached.
   if (model.constraints.m > 0) return false;
 #else
   if (model.constraints.m > 0) {
@@ -61,25 +62,12 @@ MYRIAD_HD inline std::size_t step_scratch_bytes(const CompiledModel& model, Meth
   return integration + (static_cast<std::size_t>(model.n_outputs) * sizeof(double) + 63) / 64 * 64;
 }
 
-// advance_instance as a callable, so that a caller can hand step_instance another route to the same function: the
-// CUDA step kernel passes the fused kernels' one out-of-line compiled copy (kernels/simulate_kernel.cu), which
-// keeps the step loops from being compiled into the kernel file a second time.
-struct AdvanceInstance {
-  template <class K>
-  MYRIAD_HD bool operator()(const CompiledModel& model, const K& k, const double* q, const double* v,
-                            const RunSpec& spec, const double* times, int n_times, void* scratch, double* outputs,
-                            IntegratorStats& stats, long long budget) const {
-    return advance_instance(model, k, q, v, spec, times, n_times, scratch, outputs, stats, budget);
-  }
-};
-
 // Integrates one instance from (t, q, v) to t + dt (spec: method, h, control, max_steps; spec.t0 is ignored) with
 // constants k. On success returns ok and advances t, q, v; on failure returns the status and leaves t, q, v as they
 // were. stats counts the work. Cost: that of advance_instance over [t, t + dt].
-template <class K, class Advance = AdvanceInstance>
+template <class K>
 MYRIAD_HD InstanceStatus step_instance(const CompiledModel& model, const K& k, const RunSpec& spec, double& t,
-                                       double* q, double* v, double dt, void* scratch, IntegratorStats& stats,
-                                       const Advance& advance = Advance{}) {
+                                       double* q, double* v, double dt, void* scratch, IntegratorStats& stats) {
   RunSpec run = spec;
   run.t0 = t;
   const double t_end = t + dt;
@@ -87,7 +75,7 @@ MYRIAD_HD InstanceStatus step_instance(const CompiledModel& model, const K& k, c
   double* signals =
       reinterpret_cast<double*>(bytes + (instance_scratch_layout(model, spec.method).bytes + 63) / 64 * 64);
   begin_instance(scratch);
-  advance(model, k, q, v, run, &t_end, 1, scratch, signals, stats, -1);
+  advance_instance(model, k, q, v, run, &t_end, 1, scratch, signals, stats, -1);
   const InstanceStatus status = instance_progress(scratch).status;
   if (status != InstanceStatus::ok) return status;
   // A loop model's expansion reads only the scratch, so q and v are untouched when it fails.
@@ -100,15 +88,14 @@ MYRIAD_HD InstanceStatus step_instance(const CompiledModel& model, const K& k, c
 // structure-of-arrays table (constants[c * n + i], as the fused kernels read them), t (n), q (n x nq), v (n x nv)
 // and status (n, 0 = running) row-major as api::Simulator keeps them. An instance whose status is not 0 stays as
 // it is. Host+device, so that a CPU test runs the kernel's body itself (tests/api/step_twin_test.cpp).
-template <class Advance = AdvanceInstance>
-MYRIAD_HD void step_strided_instance(const CompiledModel& model, const double* constants, long long n, long long i,
-                                     const RunSpec& spec, double dt, double* t, double* q, double* v, int* status,
-                                     void* scratch, const Advance& advance = Advance{}) {
+MYRIAD_HD inline void step_strided_instance(const CompiledModel& model, const double* constants, long long n,
+                                            long long i, const RunSpec& spec, double dt, double* t, double* q,
+                                            double* v, int* status, void* scratch) {
   if (status[i] != 0) return;
   IntegratorStats stats{};
   const StridedConstants k{constants + i, n};
   status[i] = static_cast<int>(
-      step_instance(model, k, spec, t[i], q + i * model.nq, v + i * model.nv, dt, scratch, stats, advance));
+      step_instance(model, k, spec, t[i], q + i * model.nq, v + i * model.nv, dt, scratch, stats));
 }
 
 // The output signals (model.n_outputs) of one instance at (t, q, v): the accelerations from forward dynamics
