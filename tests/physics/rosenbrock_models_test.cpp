@@ -71,11 +71,23 @@ const char* known_sensitive(const std::string& name) {
   return nullptr;
 }
 
+// Models ROS2-W is not run on here, and why: the loop vehicles take 640,000-760,000 of its order-2 steps at rtol 1e-6
+// over their bump (half and full car, about 90 and 110 s of the suite on 2 cores, 2026-11-27). The corners they are
+// built of run here with ROS2-W, and the vehicles with RN4.
+const char* too_long_for_ros2w(const std::string& name) {
+  if (name == "half_car" || name == "full_car") return "loop vehicle: 640,000-760,000 ROS2-W steps over the bump";
+  return nullptr;
+}
+
 // Over each model's own end time, a Rosenbrock run at rtol 1e-6 against DOPRI5 at 1e-12, on the state.
 void expect_agrees(Method method, double tolerance) {
   for (const std::string& file : shipped_models()) {
     SCOPED_TRACE(file);
     const Model model = with_state_outputs(load_model_file(file));
+    if (method == Method::ros2w && too_long_for_ros2w(model.name)) {
+      std::printf("%-24s ros2w not run (%s)\n", model.name.c_str(), too_long_for_ros2w(model.name));
+      continue;
+    }
     const std::vector<double> times = output_grid(0.0, model.simulation.t_end, model.simulation.t_end / 200.0);
     const EnsembleResult ref = run_model(model, dopri5(1e-12, 1e-12), times);
     // ROS2 (order 2) on the sensitive models would take hundreds of thousands of steps for nothing new.

@@ -1,7 +1,7 @@
 // The reference backend (dense Eigen dynamics) against the cpu backend (fast path) on the same ensembles:
-// every shipped model, 256 instances with randomized parameters for RK4 and for DOPRI5. The backends share
-// chart, integrators, step control, breakpoints and output signals, so they differ only in the dynamics (and,
-// for RN4, the Jacobians):
+// every shipped model, 256 instances with randomized parameters (8-32 of the loop vehicles and template corners:
+// plan_for) for RK4 and for DOPRI5. The backends share chart, integrators, step control, breakpoints and output
+// signals, so they differ only in the dynamics (and, for RN4, the Jacobians):
 //   * fixed-step RK4 takes identical steps and every output agrees to 1e-10 relative to max(1, |value|);
 //   * DOPRI5 (tol 1e-8) agrees to 10 x tol relative to max(1, |value|) on every output (a tire's force, whose slip
 //     stiffness multiplies wheel-speed differences, to plan_for's dopri5_force_pointwise);
@@ -194,7 +194,7 @@ TEST(ReferenceBackend, Rn4OnLoopModelsAgreesToTenTimesTheTolerance) {
     SCOPED_TRACE(name);
     const Loaded l = load(name);
     const ModelPlan plan = plan_for(name);
-    const Ensemble ensemble = randomized_ensemble(l.model, *l.compiled, std::max(1, std::min(16, plan.instances / 16)),
+    const Ensemble ensemble = randomized_ensemble(l.model, *l.compiled, std::max(1, std::min(16, plan.instances / 8)),
                                                   67, name == "loops/five_bar" ? 0.01 : 0.1);
     const Comparison c =
         compare_backends(name, l, ensemble, adaptive(Method::rn4, tol), 0.0, plan.dopri5_t_end, 10);

@@ -171,9 +171,10 @@ struct ModelPlan {
   // five_link_corner 2.2e-10, full_car 1.7e-9; their state-like outputs 2.7e-11, 1.8e-11), so there the
   // state-like outputs keep 1e-10 and the forces get 1e-8.
   double rk4_force_pointwise = 1e-10;
-  // Instances of the every-model comparisons: the reference path runs dense Newton each evaluation, so the 25-
-  // coordinate, 18-equation full car runs 16 (its horizon 0.1 s) and the half car 64 to keep the suite's time in
-  // bounds (256 half cars took the reference 15 s).
+  // Instances of the every-model comparisons: the reference path runs dense Newton each evaluation, so the loop
+  // vehicles and the template corners run few, to keep the suite's time in bounds: at 256 corners, 64 half cars and
+  // 16 full cars the reference took 16-45 s per corner, 14-31 s and 8-11 s per method (2-core CI machine,
+  // 2026-11-27); now 32, 16 and 8 (full car horizon 0.1 s).
   int instances = 256;
   // DOPRI5's pointwise bound (tol 1e-8) on the stiffness-weighted outputs, the state-like ones keeping 10 x tol. A
   // tire's longitudinal force is K_x kappa with K_x about 67 kN per unit slip and kappa = (omega R_e - V_x) / V_ref,
@@ -194,9 +195,9 @@ inline ModelPlan plan_for(const std::string& name) {
   if (name == "quarter_car") return {1e-3, 0.2, 0.7};
   if (name == "spatial_chain") return {1e-3, 0.1, 0.1};
   if (name == "double_wishbone_corner" || name == "macpherson_corner" || name == "five_link_corner")
-    return {1e-3, 0.2, 0.2, 1e-8};
-  if (name == "half_car") return {1e-3, 0.2, 0.2, 1e-8, 64};
-  if (name == "full_car") return {1e-3, 0.1, 0.1, 1e-8, 16};
+    return {1e-3, 0.2, 0.2, 1e-8, 32};
+  if (name == "half_car") return {1e-3, 0.2, 0.2, 1e-8, 16};
+  if (name == "full_car") return {1e-3, 0.1, 0.1, 1e-8, 8};
   // The tire's slip kappa = (omega R_e - V_x) / V_ref is a difference of nearly equal speeds near free rolling,
   // which multiplies rounding by V_x / (omega R_e - V_x) (1e5 at kappa = 1e-5), and Fx = K_x kappa there: RK4's
   // forces 2.7e-11 apart (reference vs cpu); 1e-9 leaves room for the GPU's contracted multiply-adds.
