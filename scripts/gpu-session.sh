@@ -163,8 +163,11 @@ case "$stage" in
     step ncu 60 "$self" _profile
     # From n = 8 to 16 by default: the second session's 120 s reached n = 4 (the warp strategy takes 31 s there);
     # the rows are written as they finish, so a cut-off run keeps them (GPU_CROSSOVER_MIN_N for a next call).
-    step crossover 240 "$bin/gpu_strategy_crossover" --min-n "${GPU_CROSSOVER_MIN_N:-8}" \
-      --max-n "${GPU_CROSSOVER_MAX_N:-16}" --out "$work/results/gpu_strategy_crossover.md"
+    # At 1e5 instances the six GPU columns of n = 8 outran 148 s (H100) and 95 s (H200): GPU_CROSSOVER_INSTANCES
+    # lowers N (the chains above n = 8 take N x 64 / n^2, at least 1000), GPU_CROSSOVER_SECONDS lengthens the step.
+    step crossover "${GPU_CROSSOVER_SECONDS:-240}" "$bin/gpu_strategy_crossover" --min-n "${GPU_CROSSOVER_MIN_N:-8}" \
+      --max-n "${GPU_CROSSOVER_MAX_N:-16}" --instances "${GPU_CROSSOVER_INSTANCES:-100000}" \
+      --out "$work/results/gpu_strategy_crossover.md"
     step batched_lu 45 "$bin/batched_lu" --min-n "${GPU_LU_MIN_N:-64}"
     step lorenz 45 "$bin/lorenz_calibration" --cpu-max-n 65536 --out "$work/results/lorenz_calibration.md"
     step lorenz_ncu 40 "$self" _lorenz_profile
