@@ -11,9 +11,9 @@
 #           as many at once as the device memory allows; then the figures: the stiff pendulum's fused-vs-all-cores
 #           rows (ensemble_throughput, N = 1e3 .. 1e6), `myriad study` on the cuda backend against the cpu backend
 #           (scripts/compare_study_kpis.py), the CLI as a user runs it (cuda against cpu on every core, compared by
-#           scripts/compare_ensemble_csv.py), an ncu profile of the fused kernel (RN4, N = 1e5), the crossover
-#           from n = 8, batched LU, lorenz_calibration and an ncu profile of its float32 kernel, the step-budget
-#           probe.
+#           scripts/compare_ensemble_csv.py), the stepping API's env steps per second (step_throughput), an
+#           ncu profile of the fused kernel (RN4, N = 1e5), the crossover from n = 8, batched LU,
+#           lorenz_calibration and an ncu profile of its float32 kernel, the step-budget probe.
 #           A step that would not fit the time left is skipped and says so; GPU_SESSION_STEPS=cli,lorenz (say)
 #           runs only those (a second call on the still-warm machine, for what the first had to skip). After each step the logs and
 #           results are packed into $OUT/gpu_session.tar.gz and a line goes to $OUT/summary.txt, so a call cut
@@ -39,7 +39,7 @@ record() {  # record NAME COMMAND...: runs the command, keeping its output, the 
   "$@" 2>&1 | tee -a "$out/$name.txt"
 }
 programs=(myriad myriad_tests gpu_sanitizer_runs bench/ensemble_throughput bench/gpu_strategy_crossover
-          bench/lorenz_calibration bench/batched_lu)
+          bench/lorenz_calibration bench/batched_lu bench/step_throughput)
 gpu_filter="CudaBackend.*:CudaRunPlan.*:CudaSimulator.*:LorenzGpu.*:EnsembleStatisticsGpu.*"
 strategies=${GPU_SANITIZER_STRATEGIES:-fused,budget,warp,shared-lu,staged,step}
 work=/tmp/gpu-session
@@ -160,6 +160,8 @@ case "$stage" in
       --min-n "${GPU_THROUGHPUT_MIN_N:-1000}" --repeat-below 10 --out "$work/results/ensemble_throughput_gpu.md"
     step study 60 "$self" _study
     step cli 45 "$self" _cli
+    # The stepping API's env steps per second, cpu (1 and 16 threads) and cuda, N = 1 .. 16384 (issue 16).
+    step step_throughput 90 "$bin/step_throughput" --seconds 1 --out "$work/results/step_throughput.md"
     step ncu 60 "$self" _profile
     # From n = 8 to 16 by default: the second session's 120 s reached n = 4 (the warp strategy takes 31 s there);
     # the rows are written as they finish, so a cut-off run keeps them (GPU_CROSSOVER_MIN_N for a next call).
