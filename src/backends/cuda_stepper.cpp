@@ -18,9 +18,7 @@ namespace myriad {
 
 #ifndef MYRIAD_HAVE_CUDA
 
-struct CudaStepper::Impl {
-  std::string device;
-};
+struct CudaStepper::Impl {};
 
 CudaStepper::CudaStepper(const CompiledModel& model, const RunSpec&, long long) { require_cuda_backend(model); }
 
@@ -36,7 +34,6 @@ constexpr int kThreadsPerBlock = 128;  // as the fused kernel's default (CudaRun
 }  // namespace
 
 struct CudaStepper::Impl {
-  std::string device;
   long long n = 0;
   int nq = 0, nv = 0, n_constants = 0;
   RunSpec spec;
@@ -62,11 +59,8 @@ CudaStepper::CudaStepper(const CompiledModel& model, const RunSpec& spec, long l
     throw std::runtime_error(
         "cuda backend: stepping a model with closed loops is not available on the device (the end of a step "
         "would need the loop solve compiled into the step kernel; ensemble/step_instance.hpp); use backend 'cpu'");
-  std::string device;
-  cuda_device_available(&device);
   const std::size_t bytes = step_scratch_bytes(model, spec.method);
   impl_ = std::make_unique<Impl>(model, spec, n, bytes, bytes <= kThreadLocalSlotBytes);
-  impl_->device = device;
   cuda::check(cudaMemcpy(impl_->model.pointer, &model, sizeof(CompiledModel), cudaMemcpyHostToDevice),
               "cudaMemcpy (model)");
   // A slot starts as zeros, as the cpu backend's scratch does (begin_instance writes what a step reads).
@@ -112,6 +106,5 @@ void CudaStepper::advance(double dt, double* t, double* q, double* v, int* statu
 
 CudaStepper::~CudaStepper() = default;
 
-const std::string& CudaStepper::device() const { return impl_->device; }
 
 }  // namespace myriad

@@ -5,7 +5,6 @@
 // state (t, q, v, status): an advance copies it to the device and back, so every other call of the Simulator
 // (observe, reset, get and set state) works on the host's copy exactly as on the cpu backend.
 #include <memory>
-#include <string>
 
 #include "ensemble/run_spec.hpp"
 #include "model/compiled_model.hpp"
@@ -21,9 +20,6 @@ class CudaStepper {
   ~CudaStepper();
   CudaStepper(const CudaStepper&) = delete;
   CudaStepper& operator=(const CudaStepper&) = delete;
-
-  // The device, as cuda_device_available describes it.
-  const std::string& device() const;
 
   // Copies the constants of every instance (row-major, n x model.n_constants) to the device's table.
   void set_constants(const double* row_major);
