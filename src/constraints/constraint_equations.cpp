@@ -42,7 +42,6 @@ class Kinematics {
   Kinematics(const Model& model, const VectorXd& q, const VectorXd& v)
       : model_(model),
         q_(q),
-        v_(v),
         nv_(static_cast<int>(v.size())),
         bodies_(kinematics::body_kinematics(model, q, v)),
         jacobians_(kinematics::body_jacobians_cm(model, q)),
@@ -80,7 +79,6 @@ class Kinematics {
  private:
   const Model& model_;
   const VectorXd& q_;
-  const VectorXd& v_;
   int nv_;
   std::vector<kinematics::BodyKinematics> bodies_;
   std::vector<kinematics::BodyJacobian> jacobians_;

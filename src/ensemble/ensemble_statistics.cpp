@@ -106,8 +106,11 @@ EnsembleStatistics compute_statistics(const EnsembleResult& result, int threads)
                  [&](int, long long cell_begin, long long cell_end) {
                    for (long long c = cell_begin; c < cell_end; ++c) {
                      const size_t at = static_cast<size_t>(c);
+                     // No instances, no tiles: partials is empty (data() may be null, and null + at is
+                     // undefined); the merge of zero tiles reads nothing.
+                     MomentPartial* column = n_tiles > 0 ? partials.data() + at : nullptr;
                      const MomentPartial merged =
-                         merge_tiles_in_place(partials.data() + at, static_cast<long long>(cells), n_tiles);
+                         merge_tiles_in_place(column, static_cast<long long>(cells), n_tiles);
                      finish_moments(merged, &stats.count[at], &stats.mean[at], &stats.stddev[at],
                                     &stats.min[at], &stats.max[at]);
                    }

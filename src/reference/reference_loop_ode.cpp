@@ -18,7 +18,6 @@ constexpr int kNewtonIterations = 25;
 ReferenceLoopOde::ReferenceLoopOde(const Model& literal, const CompiledModel& compiled, const double* q_init,
                                    const double* v_init)
     : literal_(&literal),
-      compiled_(&compiled),
       ndof_(compiled.constraints.n_independent),
       q_(Eigen::Map<const Eigen::VectorXd>(q_init, compiled.nv)),
       v_(Eigen::Map<const Eigen::VectorXd>(v_init, compiled.nv)),

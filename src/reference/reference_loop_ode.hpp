@@ -38,7 +38,6 @@ class ReferenceLoopOde {
   bool evaluate(double t, const double* x, const double* w);
 
   const Model* literal_;
-  const CompiledModel* compiled_;
   int ndof_;
   std::vector<int> independent_, dependent_;
   Eigen::VectorXd q_, v_, vdot_;
