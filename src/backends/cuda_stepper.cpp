@@ -106,5 +106,4 @@ void CudaStepper::advance(double dt, double* t, double* q, double* v, int* statu
 
 CudaStepper::~CudaStepper() = default;
 
-
 }  // namespace myriad

@@ -29,7 +29,8 @@ std::uint64_t bits_of(double x) {
 
 // Empty when a and b hold the same bit patterns (so NaN == NaN, +0 != -0); else where they first differ.
 // Two NaNs count as the same: IEEE 754 leaves the sign and payload of a NaN an operation produces (inf - inf in
-// the overflowing matrices) to the implementation, and clang's ASan build gave -nan where g++ gave nan.
+// the overflowing matrices) open, and in clang's ASan build lu_factor and the emulated lane group gave NaNs of
+// opposite sign on an overflowing n = 5 matrix (which NaN an x86 operation returns follows its operand order).
 std::string bitwise_difference(const std::vector<double>& a, const std::vector<double>& b) {
   if (a.size() != b.size()) return "sizes differ";
   for (size_t i = 0; i < a.size(); ++i) {
