@@ -8,8 +8,12 @@ cuda=${MYRIAD_CUDA:-AUTO}
 python_args=()
 venv_python="$PWD/build/venv/bin/python"
 [ -x "$venv_python" ] && python_args=(-DPython_EXECUTABLE="$venv_python")
+# Ninja where it is installed (scripts/install-deps.sh installs it): unlike make it starts a target's compiles before
+# the libraries it links are archived, which keeps both cores busy while the CUDA kernels compile.
+generator=()
+command -v ninja >/dev/null && generator=(-G Ninja)
 if [ ! -f build/CMakeCache.txt ]; then
-  cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DMYRIAD_CUDA="$cuda" "${python_args[@]}" ${MYRIAD_CMAKE_ARGS:-}
+  cmake -S . -B build "${generator[@]}" -DCMAKE_BUILD_TYPE=Release -DMYRIAD_CUDA="$cuda" "${python_args[@]}" ${MYRIAD_CMAKE_ARGS:-}
 elif [ ${#python_args[@]} -gt 0 ] && ! grep -qx "Python_EXECUTABLE:[A-Z]*=$venv_python" build/CMakeCache.txt; then
   cmake -S . -B build "${python_args[@]}"
 fi

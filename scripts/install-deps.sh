@@ -17,7 +17,7 @@ install_missing() {
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${need[@]}"
 }
 
-install_missing cmake g++ make libeigen3-dev nlohmann-json3-dev libgtest-dev libcli11-dev
+install_missing cmake g++ make ninja-build libeigen3-dev nlohmann-json3-dev libgtest-dev libcli11-dev
 # The Python package (python/): pybind11 and the interpreter's development files; venv for scripts/python-env.sh.
 install_missing pybind11-dev python3-dev python3-venv
 # Studies (src/study): results in HDF5 files; MPI across processes and nodes (mpirun -np K myriad study).

@@ -15,7 +15,9 @@ if [ ! -f build-asan/CMakeCache.txt ]; then
   # where g++ took 26.2 and ran the fast tests in 1.6 against 2.4; its UBSan also checks null + offset
   # pointer arithmetic, which g++'s does not.
   # -O1 -g1: fast enough to run the tests, line numbers in the reports; assertions stay on (no NDEBUG).
-  cmake -S . -B build-asan -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  generator=()
+  command -v ninja >/dev/null && generator=(-G Ninja)  # as scripts/build.sh
+  cmake -S . -B build-asan "${generator[@]}" -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" -DCMAKE_CXX_FLAGS="$sanitize" -DCMAKE_EXE_LINKER_FLAGS="$sanitize" \
     -DMYRIAD_CUDA=OFF -DMYRIAD_BUILD_BENCH=OFF \
     -DMYRIAD_BUILD_PYTHON=OFF  # an ASan extension cannot load into the system interpreter

@@ -18,7 +18,7 @@
 #include "support/cli_run.hpp"
 
 namespace myriad {
-namespace {
+namespace load_model_test {
 
 using Json = nlohmann::ordered_json;
 
@@ -167,5 +167,5 @@ TEST(ApiLoadModel, AFileThatCannotBeOpenedIsARuntimeErrorNamingItNotAModelFileEr
   }
 }
 
-}  // namespace
+}  // namespace load_model_test
 }  // namespace myriad

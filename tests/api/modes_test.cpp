@@ -19,7 +19,7 @@
 #include "reference/reference_dynamics.hpp"
 
 namespace myriad {
-namespace {
+namespace modes_test {
 
 constexpr double kTwoPi = 6.283185307179586;
 
@@ -180,5 +180,5 @@ TEST(Modes, AnUnknownParameterIsASettingError) {
   EXPECT_THROW(api::modes(api::load_model(model_path("golden_car.json")), o), api::SettingError);
 }
 
-}  // namespace
+}  // namespace modes_test
 }  // namespace myriad

@@ -14,7 +14,7 @@
 #include "support/cli_run.hpp"
 
 namespace myriad {
-namespace {
+namespace run_options_test {
 
 struct BadSetting {
   std::string setting;                        // the member the error must name
@@ -179,5 +179,5 @@ TEST(ApiParameterSet, FromArrayRefusesSizesNamesAndValuesNamingRowAndColumn) {
   refused([&] { api::ParameterSet::from_array({"a", "b"}, 2, infinite); }, "row 0, column 1 ('b'): -inf");
 }
 
-}  // namespace
+}  // namespace run_options_test
 }  // namespace myriad

@@ -23,7 +23,7 @@
 #include "support/cli_run.hpp"
 
 namespace myriad {
-namespace {
+namespace simulate_test {
 
 using Clock = std::chrono::steady_clock;
 
@@ -215,5 +215,5 @@ TEST(ApiSimulate, ACancelFlagSetFromAnotherThreadStopsACpuRunSoonWithCancelled) 
   EXPECT_LT(quiet_latency, bound);
 }
 
-}  // namespace
+}  // namespace simulate_test
 }  // namespace myriad

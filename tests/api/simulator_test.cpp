@@ -19,7 +19,7 @@
 #include "model/model.hpp"
 
 namespace myriad {
-namespace {
+namespace simulator_test {
 
 std::string model_path(const std::string& name) { return std::string(MYRIAD_SOURCE_DIR) + "/models/" + name; }
 
@@ -306,5 +306,5 @@ TEST(Simulator, RefusesBadSettingsAndValues) {
   EXPECT_THROW(sim.set_inputs(nan_u), std::invalid_argument);
 }
 
-}  // namespace
+}  // namespace simulator_test
 }  // namespace myriad

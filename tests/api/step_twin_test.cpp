@@ -20,7 +20,7 @@
 #include "model/compile.hpp"
 
 namespace myriad {
-namespace {
+namespace step_twin_test {
 
 struct Case {
   std::string file, integrator;
@@ -119,5 +119,5 @@ TEST(StepKernelTwin, GivesTheCpuSimulatorsStatesBitForBitOnEveryMethod) {
     check_twin(c);
 }
 
-}  // namespace
+}  // namespace step_twin_test
 }  // namespace myriad

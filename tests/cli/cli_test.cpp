@@ -12,7 +12,7 @@
 
 #include "support/cli_run.hpp"
 
-namespace {
+namespace cli_test {
 
 namespace fs = std::filesystem;
 
@@ -100,9 +100,9 @@ TEST(Cli, InfoListsCoordinatesAndParameters) {
   EXPECT_NE(r.output.find("k_s"), std::string::npos);
 }
 
-}  // namespace
+}  // namespace cli_test
 
-namespace {
+namespace cli_test {
 
 TEST(Cli, ModesPrintsTheFrequenciesAndWritesThemAsJson) {
   const fs::path json = temp_dir() / "modes.json";
@@ -131,10 +131,10 @@ TEST(Cli, ModesRefusesAModelWithoutEquilibriumAndAnUnknownParameter) {
   EXPECT_NE(r.output.find("quarter_car_benchmark.json"), std::string::npos) << r.output;
 }
 
-}  // namespace
+}  // namespace cli_test
 
 namespace myriad::test {
-namespace {
+namespace cli_test {
 
 TEST(Cli, InfoNamesTemplatePartsAndExpandWritesTheSameModel) {
   const std::string corner = std::string(MYRIAD_SOURCE_DIR) + "/models/double_wishbone_corner.json";
@@ -160,5 +160,5 @@ TEST(Cli, InfoNamesTemplatePartsAndExpandWritesTheSameModel) {
   EXPECT_NE(r.output.find("no subsystem 'rear' (the model has: front)"), std::string::npos) << r.output;
 }
 
-}  // namespace
+}  // namespace cli_test
 }  // namespace myriad::test

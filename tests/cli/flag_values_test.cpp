@@ -9,7 +9,7 @@
 
 #include "support/cli_run.hpp"
 
-namespace {
+namespace flag_values_test {
 
 namespace fs = std::filesystem;
 using myriad::test::CliRun;
@@ -163,4 +163,4 @@ TEST(FlagValues, NoGpuReasonSaysThereIsNoDriverWhenThereIsNone) {
   EXPECT_TRUE(no_driver || no_cuda_build) << r.output;
 }
 
-}  // namespace
+}  // namespace flag_values_test

@@ -15,7 +15,7 @@
 
 #include "support/cli_run.hpp"
 
-namespace {
+namespace progress_test {
 
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
@@ -105,4 +105,4 @@ TEST(SafeWrites, TerminatedWhileWritingLeavesNoFileAndNoTemporary) {
   fs::remove_all(dir);
 }
 
-}  // namespace
+}  // namespace progress_test

@@ -10,7 +10,7 @@
 
 #include "support/cli_run.hpp"
 
-namespace {
+namespace safe_writes_test {
 
 namespace fs = std::filesystem;
 using myriad::test::CliRun;
@@ -102,4 +102,4 @@ TEST(SafeWrites, DevNullStaysACharacterDevice) {
   EXPECT_NE(r.output.find("still-a-character-device"), std::string::npos) << r.output;
 }
 
-}  // namespace
+}  // namespace safe_writes_test

@@ -10,7 +10,7 @@
 
 #include "support/cli_run.hpp"
 
-namespace {
+namespace streamed_csv_test {
 
 namespace fs = std::filesystem;
 using myriad::test::CliRun;
@@ -100,4 +100,4 @@ TEST(StreamedCsv, TheMemoryEstimateIsTwoChunksAndChunkIsRefusedWhereTheWholeEnse
   fs::remove_all(dir);
 }
 
-}  // namespace
+}  // namespace streamed_csv_test

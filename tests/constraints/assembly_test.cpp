@@ -13,7 +13,7 @@
 #include "reference/reference_dynamics.hpp"
 
 namespace myriad::constraints {
-namespace {
+namespace assembly_test {
 
 using Eigen::MatrixXd;
 using Eigen::VectorXd;
@@ -247,5 +247,5 @@ TEST(AssemblyModels, andrews_assembles_to_the_test_set_angles_from_a_rough_guess
   EXPECT_LE(max_abs(r.v), 1e-15);  // at rest
 }
 
-}  // namespace
+}  // namespace assembly_test
 }  // namespace myriad::constraints

@@ -13,7 +13,7 @@
 #include "reference/reference_dynamics.hpp"
 
 namespace myriad::constraints {
-namespace {
+namespace constraint_equations_test {
 
 using Eigen::MatrixXd;
 using Eigen::VectorXd;
@@ -140,5 +140,5 @@ TEST(ConstraintEquations, advance_coordinates_moves_along_qdot_to_first_order) {
   EXPECT_LT(max_abs(step - reference::qdot(model, s.q, s.v)), 1e-6);
 }
 
-}  // namespace
+}  // namespace constraint_equations_test
 }  // namespace myriad::constraints

@@ -17,7 +17,7 @@
 #include "reference/reference_dynamics.hpp"
 
 namespace myriad::constraints {
-namespace {
+namespace ladder_models_test {
 
 using Eigen::Vector3d;
 using Eigen::VectorXd;
@@ -205,5 +205,5 @@ TEST(FiveBarModel, reference_accelerations_satisfy_the_acceleration_constraints)
   }
 }
 
-}  // namespace
+}  // namespace ladder_models_test
 }  // namespace myriad::constraints

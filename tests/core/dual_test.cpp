@@ -20,7 +20,7 @@
 #include "support/model_fixture.hpp"
 
 namespace myriad {
-namespace {
+namespace dual_test {
 
 using D2 = Dual<double, 2>;
 
@@ -186,5 +186,5 @@ TEST(DualNumbers, RunThroughEveryDynamicsHeader) {
   for (const DV& value : rate) EXPECT_TRUE(is_finite(value_of(value)));
 }
 
-}  // namespace
+}  // namespace dual_test
 }  // namespace myriad

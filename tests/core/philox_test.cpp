@@ -13,7 +13,7 @@
 #include "core/philox.hpp"
 
 namespace myriad {
-namespace {
+namespace philox_test {
 
 struct KnownAnswer {
   std::uint32_t counter[4], key[2], result[4];
@@ -122,5 +122,5 @@ TEST(Philox, NormalsHaveTheStandardNormalMoments) {
   EXPECT_NEAR(beyond / nn, 0.0455, 6.0 * std::sqrt(0.0455 * 0.9545 / nn));
 }
 
-}  // namespace
+}  // namespace philox_test
 }  // namespace myriad

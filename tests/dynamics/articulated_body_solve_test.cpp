@@ -15,7 +15,7 @@
 #include "support/model_fixture.hpp"
 
 namespace myriad {
-namespace {
+namespace articulated_body_solve_test {
 
 using testing::Instance;
 using Vec = std::vector<double>;
@@ -69,5 +69,5 @@ TEST(ArticulatedBodySolve, InvertsTheCompositeRigidBodyMassMatrixOnEveryModel) {
   EXPECT_GE(models, 20);
 }
 
-}  // namespace
+}  // namespace articulated_body_solve_test
 }  // namespace myriad

@@ -13,7 +13,7 @@
 #include "support/model_fixture.hpp"
 
 namespace myriad {
-namespace {
+namespace fast_path_vs_reference_test {
 
 using testing::Instance;
 
@@ -91,5 +91,5 @@ TEST(FastPath, ChartRateMatchesReferenceCoordinateRate) {
   }
 }
 
-}  // namespace
+}  // namespace fast_path_vs_reference_test
 }  // namespace myriad

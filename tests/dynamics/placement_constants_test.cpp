@@ -10,7 +10,7 @@
 #include "support/model_fixture.hpp"
 
 namespace myriad {
-namespace {
+namespace placement_constants_test {
 
 using testing::Instance;
 
@@ -53,5 +53,5 @@ TEST(PlacementConstants, FoldTheFramesProductOfEveryRevoluteAndPrismaticJoint) {
   EXPECT_GE(joints, 20);  // pendulums, chains, corners and cars all have them
 }
 
-}  // namespace
+}  // namespace placement_constants_test
 }  // namespace myriad

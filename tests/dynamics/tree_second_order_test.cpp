@@ -21,7 +21,7 @@
 #include "support/model_fixture.hpp"
 
 namespace myriad {
-namespace {
+namespace tree_second_order_test {
 
 using testing::Instance;
 using Vec = std::vector<double>;
@@ -474,5 +474,5 @@ TEST(TreeSecondOrder, RebaseKeepsConfigurationAndMotionOnEveryModel) {
   }
 }
 
-}  // namespace
+}  // namespace tree_second_order_test
 }  // namespace myriad

@@ -18,7 +18,7 @@
 #include "io/statistics_writers.hpp"
 
 namespace myriad {
-namespace {
+namespace ensemble_statistics_test {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
@@ -265,5 +265,5 @@ TEST(EnsembleStatisticsCsv, SummaryAndKpiFilesHaveOneRowPerCell) {
   std::filesystem::remove_all(dir);
 }
 
-}  // namespace
+}  // namespace ensemble_statistics_test
 }  // namespace myriad

@@ -9,7 +9,7 @@
 #include "support/run_model.hpp"
 
 namespace myriad {
-namespace {
+namespace ensemble_test {
 
 using namespace testing;
 
@@ -131,5 +131,5 @@ TEST(Ensemble, FailingInstanceStopsAloneAndTheOthersFinish) {
   EXPECT_EQ(r.value(0, r.n_times - 1, 0), r.value(2, r.n_times - 1, 0));
 }
 
-}  // namespace
+}  // namespace ensemble_test
 }  // namespace myriad

@@ -11,7 +11,7 @@
 #include "support/run_model.hpp"
 
 namespace myriad {
-namespace {
+namespace resumable_instance_test {
 
 using namespace testing;
 
@@ -159,5 +159,5 @@ TEST(ResumableInstance, BeginInstanceWritesEveryByteOfTheProgressBlock) {
   EXPECT_FALSE(instance_progress(ones.data()).started);
 }
 
-}  // namespace
+}  // namespace resumable_instance_test
 }  // namespace myriad

@@ -14,7 +14,7 @@
 #include "support/run_model.hpp"
 
 namespace myriad {
-namespace {
+namespace strategy_twins_test {
 
 using namespace testing;
 
@@ -147,5 +147,5 @@ TEST(WarpRunner, ACallBeginsAtMostItsBudgetOfAttempts) {
   EXPECT_EQ(calls, (attempts + kBudget - 1) / kBudget);
 }
 
-}  // namespace
+}  // namespace strategy_twins_test
 }  // namespace myriad

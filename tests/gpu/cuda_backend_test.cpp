@@ -16,7 +16,7 @@
 #include "support/run_model.hpp"
 
 namespace myriad {
-namespace {
+namespace cuda_backend_test {
 
 using namespace testing;
 
@@ -403,5 +403,5 @@ TEST(CudaBackend, WarpAndSharedLuStrategiesMatchCpuOnRosenbrockMethods) {
                std::invalid_argument);
 }
 
-}  // namespace
+}  // namespace cuda_backend_test
 }  // namespace myriad

@@ -18,7 +18,7 @@
 #include "backends/cuda_runner.hpp"
 
 namespace myriad {
-namespace {
+namespace cuda_simulator_test {
 
 api::SimulatorOptions options(long long n, const std::string& backend, const std::string& integrator) {
   api::SimulatorOptions o;
@@ -154,5 +154,5 @@ TEST(CudaSimulator, SaveRestoreAndMaskedResetKeepTheBitsOnTheDevice) {
   for (long long i = 0; i < n; ++i) EXPECT_EQ(sim.status()[static_cast<size_t>(i)], 0) << "instance " << i;
 }
 
-}  // namespace
+}  // namespace cuda_simulator_test
 }  // namespace myriad

@@ -12,7 +12,7 @@
 #include "ensemble/ensemble_statistics.hpp"
 
 namespace myriad {
-namespace {
+namespace ensemble_statistics_gpu_test {
 
 // n instances x n_times x n_signals of random values of different scales; every fifth instance fails at a
 // random time (NaN after it) and a few values are +-inf.
@@ -91,5 +91,5 @@ TEST(EnsembleStatisticsGpu, WithoutADeviceTheCudaPathThrowsSayingWhy) {
   }
 }
 
-}  // namespace
+}  // namespace ensemble_statistics_gpu_test
 }  // namespace myriad

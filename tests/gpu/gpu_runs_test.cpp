@@ -7,7 +7,7 @@
 #include "gpu/gpu_runs.hpp"
 
 namespace myriad {
-namespace {
+namespace gpu_runs_test {
 
 using namespace testing;
 
@@ -44,5 +44,5 @@ TEST(GpuRuns, Rk4AtTheOldStepBlowsUpOnTheStiffPendulum) {
   EXPECT_LT(r.stats[0].steps, 10);
 }
 
-}  // namespace
+}  // namespace gpu_runs_test
 }  // namespace myriad

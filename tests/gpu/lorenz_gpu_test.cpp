@@ -9,7 +9,7 @@
 #include "backends/lorenz_cuda.hpp"
 
 namespace myriad {
-namespace {
+namespace lorenz_gpu_test {
 
 template <class Real>
 void expect_matches_cpu(double tolerance) {
@@ -38,5 +38,5 @@ TEST(LorenzGpu, FloatMatchesCpu) {
   expect_matches_cpu<float>(2e-4);
 }
 
-}  // namespace
+}  // namespace lorenz_gpu_test
 }  // namespace myriad

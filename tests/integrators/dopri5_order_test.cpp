@@ -8,7 +8,7 @@
 
 #include "integrators/dopri5.hpp"
 
-namespace {
+namespace dopri5_order_test {
 
 using myriad::InstanceStatus;
 using myriad::IntegratorStats;
@@ -247,4 +247,4 @@ TEST(Dopri5, HMaxAndHInitialAreHonoured) {
   EXPECT_LT(distance_to_exact(2.0, run.y), 1e-8);
 }
 
-}  // namespace
+}  // namespace dopri5_order_test

@@ -8,7 +8,7 @@
 #include "integrators/dopri5.hpp"
 #include "integrators/rk4.hpp"
 
-namespace {
+namespace integrator_status_test {
 
 using myriad::InstanceStatus;
 using myriad::IntegratorStats;
@@ -281,4 +281,4 @@ TEST(IntegratorStatus, RebaseEveryStepKeepsSolutionAndCountsEvaluations) {
   }
 }
 
-}  // namespace
+}  // namespace integrator_status_test

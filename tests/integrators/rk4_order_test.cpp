@@ -7,7 +7,7 @@
 
 #include "integrators/rk4.hpp"
 
-namespace {
+namespace rk4_order_test {
 
 using myriad::InstanceStatus;
 using myriad::IntegratorStats;
@@ -202,4 +202,4 @@ TEST(Rk4, ShortensLastStepToLandOnEndTime) {
   EXPECT_LT(distance_to_exact(1.0, run.y), 1e-5);
 }
 
-}  // namespace
+}  // namespace rk4_order_test

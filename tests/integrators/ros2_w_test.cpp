@@ -12,7 +12,7 @@
 #include "integrators/dopri5.hpp"
 #include "support/second_order_reference.hpp"
 
-namespace {
+namespace ros2_w_test {
 
 using myriad::InstanceStatus;
 using myriad::IntegratorStats;
@@ -565,4 +565,4 @@ TEST(Ros2W, failing_acceleration_at_t0_is_non_finite) {
             InstanceStatus::non_finite);
 }
 
-}  // namespace
+}  // namespace ros2_w_test

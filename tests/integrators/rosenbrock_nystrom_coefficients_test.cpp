@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-namespace {
+namespace rosenbrock_nystrom_coefficients_test {
 
 using myriad::kRn4BaseTableau;
 using myriad::kRn4Tableau;
@@ -223,4 +223,4 @@ TEST(Rn4Coefficients, derived_tableau_is_strictly_lower_where_theorem_2_1_says_s
                 "the tableau is a compile-time constant");
 }
 
-}  // namespace
+}  // namespace rosenbrock_nystrom_coefficients_test

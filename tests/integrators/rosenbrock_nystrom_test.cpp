@@ -12,7 +12,7 @@
 #include "integrators/dopri5.hpp"
 #include "support/second_order_reference.hpp"
 
-namespace {
+namespace rosenbrock_nystrom_test {
 
 using myriad::InstanceStatus;
 using myriad::IntegratorStats;
@@ -573,10 +573,12 @@ TEST(Rn4, rebasing_every_step_reproduces_the_plain_run_and_relinearizes_in_the_n
   EXPECT_EQ(plain_stats.jacobian_evaluations, plain_stats.steps);
 }
 
-}  // namespace
+}  // namespace rosenbrock_nystrom_test
 
 namespace myriad::testing {
-namespace {
+namespace rosenbrock_nystrom_test {
+
+using namespace ::rosenbrock_nystrom_test;  // the systems of the file's first part
 
 // The staged strategy's protocol at the integrator level: the caller factors and solves (here with lu_factor and
 // lu_solve, in the fixed cycle factor, solve x 4 of ensemble/staged_cadence.hpp, serving a request only when the
@@ -638,5 +640,5 @@ TEST(Rn4, external_linear_algebra_in_the_staged_cycle_reproduces_the_inline_run)
   expect_external_lu_reproduces_inline(UnstableMode{}, x0, w0, 1.0 / (2.0 * kRn4BaseTableau.gamma), 3.0);
 }
 
-}  // namespace
+}  // namespace rosenbrock_nystrom_test
 }  // namespace myriad::testing

@@ -11,7 +11,7 @@
 #include "kpi/vibration_dose.hpp"
 
 namespace myriad {
-namespace {
+namespace iso2631_wk_test {
 
 constexpr double kPi = 3.141592653589793;
 constexpr double kFrequencies[] = {0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 31.5};
@@ -88,5 +88,5 @@ TEST(VibrationDose, RmsVdvAndCrestFactorOfASineMatchTheirClosedForms) {
   EXPECT_NEAR(dose.duration, D, 1e-12);
 }
 
-}  // namespace
+}  // namespace iso2631_wk_test
 }  // namespace myriad

@@ -19,7 +19,7 @@
 #include "support/run_model.hpp"
 
 namespace myriad {
-namespace {
+namespace named_kpi_test {
 
 constexpr double kPi = 3.141592653589793;
 
@@ -224,5 +224,5 @@ TEST(NamedKpis, UnitsFollowTheOutputAndTheKind) {
   }
 }
 
-}  // namespace
+}  // namespace named_kpi_test
 }  // namespace myriad

@@ -10,7 +10,7 @@
 
 #include "support/linear_residual.hpp"
 
-namespace {
+namespace dense_lu_test {
 
 using myriad::testing::relative_residual;
 
@@ -138,4 +138,4 @@ TEST(DenseLu, exactly_singular_integer_matrices_are_detected_and_random_regular_
   EXPECT_EQ(false_alarms, 0);
 }
 
-}  // namespace
+}  // namespace dense_lu_test

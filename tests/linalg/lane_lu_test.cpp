@@ -16,7 +16,7 @@
 #include "linalg/dense_lu.hpp"
 #include "support/linear_residual.hpp"
 
-namespace {
+namespace lane_lu_test {
 
 const int kSizes[] = {0, 1, 2, 3, 5, 8, 17, 31, 32, 33, 47, 64};
 const int kLaneCounts[] = {1, 2, 7, 32};
@@ -240,4 +240,4 @@ TEST(LaneLu, thirty_two_lanes_solve_a_64_by_64_system_to_a_relative_residual_bel
   EXPECT_LT(myriad::testing::relative_residual(n, A, x, b), 1e-12);
 }
 
-}  // namespace
+}  // namespace lane_lu_test

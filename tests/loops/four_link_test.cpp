@@ -12,7 +12,7 @@
 #include "loops/loop_support.hpp"
 
 namespace myriad::testing {
-namespace {
+namespace four_link_test {
 
 using Eigen::VectorXd;
 
@@ -130,5 +130,5 @@ TEST(LoopPhysics, DrivenFourLinkFollowsItsKinematicSolution) {
               worst_velocity, phi_min, phi_max);
 }
 
-}  // namespace
+}  // namespace four_link_test
 }  // namespace myriad::testing

@@ -14,7 +14,7 @@
 #include "model/refusal_support.hpp"
 
 namespace myriad {
-namespace {
+namespace loop_errors_test {
 
 using testing::throws_model_error;
 using Json = nlohmann::ordered_json;
@@ -149,5 +149,5 @@ TEST(LoopErrors, sections_over_capacity_in_a_model_built_in_code_name_the_sectio
                                  {std::to_string(kMaxOutputs + 1) + " outputs, more than the"}));
 }
 
-}  // namespace
+}  // namespace loop_errors_test
 }  // namespace myriad

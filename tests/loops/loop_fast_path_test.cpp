@@ -12,7 +12,7 @@
 #include "reference/reference_constrained.hpp"
 
 namespace myriad::testing {
-namespace {
+namespace loop_fast_path_test {
 
 using Eigen::MatrixXd;
 using Eigen::VectorXd;
@@ -252,5 +252,5 @@ TEST(LoopPhysics, LadderTrajectoriesAreTheSameForEveryL) {
   }
 }
 
-}  // namespace
+}  // namespace loop_fast_path_test
 }  // namespace myriad::testing

@@ -11,7 +11,7 @@
 #include "loops/loop_support.hpp"
 
 namespace myriad::testing {
-namespace {
+namespace loop_repartition_test {
 
 struct NoOutput {
   MYRIAD_HD void operator()(int, double, const double*) {}
@@ -56,5 +56,5 @@ TEST(LoopPartition, FourBarRepartitionsAndFollowsTheNamedPartition) {
   for (size_t i = 0; i < q_named.size(); ++i) EXPECT_NEAR(q_chosen[i], q_named[i], 1e-6) << "coordinate " << i;
 }
 
-}  // namespace
+}  // namespace loop_repartition_test
 }  // namespace myriad::testing

@@ -12,7 +12,7 @@
 #include "reference/reference_constrained.hpp"
 
 namespace myriad::testing {
-namespace {
+namespace loop_rod_test {
 
 const char* const kRodFourBar = R"({
   "format": "myriad-model", "version": 1, "name": "rod_four_bar", "gravity": [0, -9.81, 0],
@@ -64,5 +64,5 @@ TEST(LoopRods, RodFourBarConservesEnergyUnderRk4) {
   EXPECT_LE(drift, 1e-7);
 }
 
-}  // namespace
+}  // namespace loop_rod_test
 }  // namespace myriad::testing

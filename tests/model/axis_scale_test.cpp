@@ -15,7 +15,7 @@
 #include "reference/reference_dynamics.hpp"
 
 namespace myriad {
-namespace {
+namespace axis_scale_test {
 
 using testing::text_refused;
 using Json = nlohmann::ordered_json;
@@ -144,5 +144,5 @@ TEST(AxisScale, zero_axes_are_refused_and_tiny_ones_are_not) {
   EXPECT_NO_THROW(load_model_text(m.dump(), "t.json"));
 }
 
-}  // namespace
+}  // namespace axis_scale_test
 }  // namespace myriad

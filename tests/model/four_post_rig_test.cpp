@@ -15,7 +15,7 @@
 #include "support/run_model.hpp"
 
 namespace myriad {
-namespace {
+namespace four_post_rig_test {
 
 using namespace testing;
 using Json = nlohmann::ordered_json;
@@ -108,5 +108,5 @@ TEST(FourPostRig, Refusals) {
   }
 }
 
-}  // namespace
+}  // namespace four_post_rig_test
 }  // namespace myriad

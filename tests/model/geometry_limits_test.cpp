@@ -11,7 +11,7 @@
 #include "model/model_loader.hpp"
 
 namespace myriad {
-namespace {
+namespace geometry_limits_test {
 
 nlohmann::ordered_json undamped_chain() {
   std::ifstream in(std::string(MYRIAD_SOURCE_DIR) + "/models/undamped_chain.json");
@@ -32,5 +32,5 @@ TEST(GeometryLimits, AFrameOriginBeyondAMillionMetresIsRefusedByPointer) {
   EXPECT_NO_THROW(load_model_text(j.dump(), "near.json"));
 }
 
-}  // namespace
+}  // namespace geometry_limits_test
 }  // namespace myriad

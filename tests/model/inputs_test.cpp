@@ -18,7 +18,7 @@
 #include "dynamics/articulated_body.hpp"
 
 namespace myriad {
-namespace {
+namespace inputs_test {
 
 // A 2 kg mass on a prismatic x joint without gravity, pushed by a joint_actuator `function` and pulled by a tsda
 // from ground whose `actuator` is given; `inputs` is the section's text.
@@ -200,5 +200,5 @@ TEST(ModelInputs, EnsembleInstancesStartAtTheDefault) {
   for (int i = 0; i < 3; ++i) EXPECT_EQ(e.constants[static_cast<size_t>(slot) * 3 + i], 1.5);
 }
 
-}  // namespace
+}  // namespace inputs_test
 }  // namespace myriad

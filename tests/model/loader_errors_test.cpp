@@ -12,7 +12,7 @@
 #include "model/model_validation.hpp"
 
 namespace myriad {
-namespace {
+namespace loader_errors_test {
 
 using Json = nlohmann::ordered_json;
 
@@ -733,5 +733,5 @@ TEST(InstanceValidation, catches_axes_time_functions_and_non_finite_values) {
   EXPECT_EQ(e.reason(), "instance 6: parameter 'k' is not finite (got nan)");
 }
 
-}  // namespace
+}  // namespace loader_errors_test
 }  // namespace myriad

@@ -15,7 +15,7 @@
 #include "model/refusal_support.hpp"
 
 namespace myriad {
-namespace {
+namespace loader_limits_test {
 
 using testing::pendulum_model;
 using testing::text_refused;
@@ -188,5 +188,5 @@ TEST(LoaderLimits, simulation_grid_over_the_output_time_limit_is_refused) {
   EXPECT_NO_THROW(load_model_text(m.dump(), "t.json"));
 }
 
-}  // namespace
+}  // namespace loader_limits_test
 }  // namespace myriad

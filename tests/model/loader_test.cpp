@@ -11,7 +11,7 @@
 #include "model/model_loader.hpp"
 
 namespace myriad {
-namespace {
+namespace loader_test {
 
 // The example of docs/model-format.md, verbatim.
 const char* const kDocExample = R"({
@@ -489,5 +489,5 @@ TEST(Loader, load_model_file_reads_the_file_and_records_its_path) {
   EXPECT_EQ(m.bodies.size(), 1u);
 }
 
-}  // namespace
+}  // namespace loader_test
 }  // namespace myriad

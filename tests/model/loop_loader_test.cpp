@@ -15,7 +15,7 @@
 #include "model/model_validation.hpp"
 
 namespace myriad {
-namespace {
+namespace loop_loader_test {
 
 using Json = nlohmann::ordered_json;
 
@@ -264,5 +264,5 @@ TEST(LoopLoader, independent_coordinate_errors) {
                          "coordinate 0 of joint 'ja' is driven by driver 'd' and cannot be independent"));
 }
 
-}  // namespace
+}  // namespace loop_loader_test
 }  // namespace myriad

@@ -7,7 +7,7 @@
 #include "model/refusal_support.hpp"
 
 namespace myriad {
-namespace {
+namespace output_names_test {
 
 using testing::pendulum_model;
 using testing::text_refused;
@@ -46,5 +46,5 @@ TEST(OutputNames, ordinary_names_load) {
     EXPECT_NO_THROW(load_model_text(with_output_name(name), "t.json")) << name;
 }
 
-}  // namespace
+}  // namespace output_names_test
 }  // namespace myriad

@@ -17,7 +17,7 @@
 #include "model/time_function_packing.hpp"
 
 namespace myriad {
-namespace {
+namespace road_inputs_test {
 
 TimeFunction function(TimeFunction::Kind kind, double t0, double duration) {
   TimeFunction f;
@@ -116,11 +116,11 @@ TEST(RoadInputs, BadInputsAreRefusedByName) {
                            f + "/duration", {"missing required key"}));
 }
 
-}  // namespace
+}  // namespace road_inputs_test
 }  // namespace myriad
 
 namespace myriad {
-namespace {
+namespace road_inputs_test {
 
 namespace fs = std::filesystem;
 
@@ -184,5 +184,5 @@ TEST(RoadProfile, BadProfilesAreRefusedWithTheFileTheLineAndTheReason) {
   fs::remove_all(file.parent_path());
 }
 
-}  // namespace
+}  // namespace road_inputs_test
 }  // namespace myriad

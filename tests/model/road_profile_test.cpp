@@ -21,7 +21,7 @@
 #include "support/model_fixture.hpp"
 
 namespace myriad {
-namespace {
+namespace road_profile_test {
 
 constexpr double kClassC = 256e-6;  // m^3, the geometric mean of class C
 
@@ -235,5 +235,5 @@ TEST(Iso8608Road, BadRoadsAreRefusedByName) {
   EXPECT_TRUE(text_refused(road_model(R"("speed": 20, "class": "C", "track": "middle")"), f + "/track", {"track"}));
 }
 
-}  // namespace
+}  // namespace road_profile_test
 }  // namespace myriad

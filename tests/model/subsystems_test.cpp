@@ -18,7 +18,7 @@
 #include "support/model_fixture.hpp"
 
 namespace myriad {
-namespace {
+namespace subsystems_test {
 
 using Json = nlohmann::ordered_json;
 
@@ -234,11 +234,11 @@ TEST(SubsystemErrors, ErrorsInGeneratedPartsNameTheSubsystem) {
                                              "expanded model, see `myriad expand`): mass must be positive"));
 }
 
-}  // namespace
+}  // namespace subsystems_test
 }  // namespace myriad
 
 namespace myriad {
-namespace {
+namespace subsystems_test {
 
 int degrees_of_freedom(const Model& m) {
   int nv = 0, equations = 0;
@@ -338,11 +338,11 @@ TEST(SubsystemErrors, AntiRollBarNeedsBothSides) {
   EXPECT_TRUE(fails_with(m, "/subsystems/2", "part 'front_arb_droplink_left' of subsystem 'front_arb'"));
 }
 
-}  // namespace
+}  // namespace subsystems_test
 }  // namespace myriad
 
 namespace myriad {
-namespace {
+namespace subsystems_test {
 
 TEST(SubsystemErrors, KcRigRefusals) {
   const Model m = load_model_file(testing::model_path("double_wishbone_corner.json"));
@@ -370,11 +370,11 @@ TEST(SubsystemErrors, KcRigRefusals) {
                std::invalid_argument);
 }
 
-}  // namespace
+}  // namespace subsystems_test
 }  // namespace myriad
 
 namespace myriad {
-namespace {
+namespace subsystems_test {
 
 KcCurves full_car_kc(const std::string& corner, double k_arb) {
   const Model m = load_model_file(testing::model_path("full_car.json"));
@@ -405,5 +405,5 @@ TEST(Subsystems, KcRigTwistsTheAntiRollBarOfTheWheelItPushes) {
               bar.rows[middle][9]);
 }
 
-}  // namespace
+}  // namespace subsystems_test
 }  // namespace myriad

@@ -10,7 +10,7 @@
 #include "ode/lorenz_ensemble.hpp"
 
 namespace myriad {
-namespace {
+namespace lorenz_test {
 
 // The state at spec.t_end of the instance with the given rho, by DOPRI5 at rtol = atol = 1e-13.
 std::vector<double> tight_solution(const LorenzSpec& spec, double rho) {
@@ -133,5 +133,5 @@ TEST(LorenzEnsemble, RejectsBadSpecifications) {
   EXPECT_THROW(run_lorenz_cpu<double>(LorenzSpec{}, -1, 1), std::invalid_argument);
 }
 
-}  // namespace
+}  // namespace lorenz_test
 }  // namespace myriad

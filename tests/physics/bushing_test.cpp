@@ -14,7 +14,7 @@
 #include "support/run_model.hpp"
 
 namespace myriad {
-namespace {
+namespace bushing_test {
 
 using namespace testing;
 
@@ -120,11 +120,11 @@ TEST(Bushing, BadBushingsAreRefusedByName) {
   EXPECT_TRUE(text_refused(with(R"("body1": "ground", "body2": "wheel")"), "/forces/0/body2", {"wheel"}));
 }
 
-}  // namespace
+}  // namespace bushing_test
 }  // namespace myriad
 
 namespace myriad {
-namespace {
+namespace bushing_test {
 
 // The bushing_force output (issue 17, item 6: peak bushing forces) at a displaced state at rest: -K d and -K_r theta for small deflections, in frame 1's
 // axes (here the world's); and a tsda's damper_force is its tension less the spring's part.
@@ -173,5 +173,5 @@ TEST(ForceOutputs, ATsdasDamperForceIsItsTensionLessTheSpring) {
   EXPECT_GT(largest, 100.0) << "the bump should move the damper";
 }
 
-}  // namespace
+}  // namespace bushing_test
 }  // namespace myriad

@@ -6,7 +6,7 @@
 #include "support/run_model.hpp"
 
 namespace myriad {
-namespace {
+namespace conservation_test {
 
 using namespace testing;
 
@@ -66,5 +66,5 @@ TEST(Conservation, FreeBodyKeepsEnergyAndSpinsThroughManyChartRebases) {
   EXPECT_LT(max_relative_energy_drift(r, e), 1e-9);
 }
 
-}  // namespace
+}  // namespace conservation_test
 }  // namespace myriad

@@ -17,7 +17,7 @@
 #include "support/slide_probe.hpp"
 
 namespace myriad {
-namespace {
+namespace force_table_test {
 
 using namespace testing;
 
@@ -138,5 +138,5 @@ TEST(ForceTable, BadTablesAreRefusedByName) {
   expect_refused(R"("damper_table": [[0, 0], [1]])", "/forces/0/damper_table/1", "");
 }
 
-}  // namespace
+}  // namespace force_table_test
 }  // namespace myriad

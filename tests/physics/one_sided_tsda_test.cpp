@@ -18,7 +18,7 @@
 #include "support/slide_probe.hpp"
 
 namespace myriad {
-namespace {
+namespace one_sided_tsda_test {
 
 using namespace testing;
 
@@ -133,5 +133,5 @@ TEST(OneSidedTsda, AnUnknownSideIsRefusedByName) {
   }
 }
 
-}  // namespace
+}  // namespace one_sided_tsda_test
 }  // namespace myriad

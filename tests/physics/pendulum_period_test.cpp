@@ -7,7 +7,7 @@
 #include "support/run_model.hpp"
 
 namespace myriad {
-namespace {
+namespace pendulum_period_test {
 
 using namespace testing;
 
@@ -51,5 +51,5 @@ TEST(Pendulum, SmallAmplitudePeriodMatchesCompoundPendulumFormula) {
   EXPECT_NEAR(measured / period, 1.0, 1e-6);
 }
 
-}  // namespace
+}  // namespace pendulum_period_test
 }  // namespace myriad

@@ -13,7 +13,7 @@
 #include "support/slide_probe.hpp"
 
 namespace myriad {
-namespace {
+namespace preload_test {
 
 using namespace testing;
 
@@ -88,5 +88,5 @@ TEST(Preload, AnUnknownParameterIsRefusedAtThePreload) {
   }
 }
 
-}  // namespace
+}  // namespace preload_test
 }  // namespace myriad

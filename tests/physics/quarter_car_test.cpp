@@ -6,7 +6,7 @@
 #include "support/run_model.hpp"
 
 namespace myriad {
-namespace {
+namespace quarter_car_test {
 
 using namespace testing;
 
@@ -68,5 +68,5 @@ TEST(StiffDoublePendulum, Dopri5RunsTwoSecondsAndItsStepCountIsStabilityBound) {
   EXPECT_GT(steps, 20000);
 }
 
-}  // namespace
+}  // namespace quarter_car_test
 }  // namespace myriad

@@ -7,7 +7,7 @@
 #include "support/run_model.hpp"
 
 namespace myriad {
-namespace {
+namespace rosenbrock_models_test {
 
 using namespace testing;
 
@@ -133,5 +133,5 @@ TEST(RosenbrockModels, Rn4TakesAtLeast50TimesFewerStepsThanDopri5OnTheStiffPendu
   EXPECT_EQ(implicit_run.stats[0].lu_factorizations, implicit_run.stats[0].steps + implicit_run.stats[0].rejected);
 }
 
-}  // namespace
+}  // namespace rosenbrock_models_test
 }  // namespace myriad

@@ -22,7 +22,7 @@
 #include "tire/tir_file.hpp"
 
 namespace myriad {
-namespace {
+namespace tire_force_test {
 
 using namespace testing;
 
@@ -173,5 +173,5 @@ TEST(TireForce, BadTiresAreRefusedByName) {
                            "/forces/0/grip", {"unknown key 'grip' for a tire", "min_speed"}));
 }
 
-}  // namespace
+}  // namespace tire_force_test
 }  // namespace myriad

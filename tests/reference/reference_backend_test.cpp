@@ -33,7 +33,7 @@
 #include "support/model_fixture.hpp"
 
 namespace myriad {
-namespace {
+namespace reference_backend_test {
 
 using namespace testing;
 
@@ -325,5 +325,5 @@ TEST(ReferenceBackend, RoundingPartsDopri5StepsWithinTheRunsOwnError) {
   EXPECT_LE(d.pointwise, own.pointwise);
 }
 
-}  // namespace
+}  // namespace reference_backend_test
 }  // namespace myriad

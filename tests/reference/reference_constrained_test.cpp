@@ -14,7 +14,7 @@
 #include "reference/reference_dynamics.hpp"
 
 namespace myriad::reference {
-namespace {
+namespace reference_constrained_test {
 
 using Eigen::MatrixXd;
 using Eigen::VectorXd;
@@ -181,5 +181,5 @@ TEST(ReferenceConstrained, redundant_constraints_are_reported) {
   EXPECT_LE(max_abs(d.vdot - planar.vdot), 1e-9 * (1.0 + max_abs(planar.vdot)));
 }
 
-}  // namespace
+}  // namespace reference_constrained_test
 }  // namespace myriad::reference

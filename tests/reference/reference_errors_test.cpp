@@ -10,7 +10,7 @@
 #include "reference/reference_dynamics.hpp"
 
 namespace myriad {
-namespace {
+namespace reference_errors_test {
 
 using testing::pendulum_model;
 using testing::throws_model_error;
@@ -64,5 +64,5 @@ TEST(ReferenceErrors, initial_state_that_does_not_fit_its_joint_names_the_key) {
                                  {"joint 'pivot': 3 initial velocities, expected 1"}));
 }
 
-}  // namespace
+}  // namespace reference_errors_test
 }  // namespace myriad

@@ -11,7 +11,7 @@
 #include "test_models.hpp"
 
 namespace myriad::reference {
-namespace {
+namespace reference_test {
 
 using Eigen::Matrix3d;
 using Eigen::MatrixXd;
@@ -545,5 +545,5 @@ TEST(ReferenceErrors, wrong_sizes_and_bad_force_elements_throw) {
   EXPECT_THROW(body_kinematics(cyclic, VectorXd::Zero(2), VectorXd::Zero(2)), std::invalid_argument);
 }
 
-}  // namespace
+}  // namespace reference_test
 }  // namespace myriad::reference

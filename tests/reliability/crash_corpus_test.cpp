@@ -16,7 +16,7 @@
 #include "model/model_loader.hpp"
 
 namespace myriad {
-namespace {
+namespace crash_corpus_test {
 
 namespace fs = std::filesystem;
 
@@ -69,5 +69,5 @@ TEST(CrashCorpus, EveryParameterFileIsRefusedByNameOrParses) {
   }
 }
 
-}  // namespace
+}  // namespace crash_corpus_test
 }  // namespace myriad

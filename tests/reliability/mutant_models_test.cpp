@@ -19,7 +19,7 @@
 #include "support/model_fixture.hpp"
 
 namespace myriad {
-namespace {
+namespace mutant_models_test {
 
 using Json = nlohmann::ordered_json;
 
@@ -167,5 +167,5 @@ TEST(Reliability, MutantsOfShippedModelsAreRefusedByNameOrAgreeWithTheReference)
   EXPECT_GT(loaded_count, 0);
 }
 
-}  // namespace
+}  // namespace mutant_models_test
 }  // namespace myriad

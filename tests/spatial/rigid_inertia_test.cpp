@@ -9,7 +9,7 @@
 #include "core/dual.hpp"
 
 namespace myriad {
-namespace {
+namespace rigid_inertia_test {
 
 std::mt19937_64 rng(7);
 double uniform(double a = -1.0, double b = 1.0) { return std::uniform_real_distribution<double>(a, b)(rng); }
@@ -106,5 +106,5 @@ TEST(RigidInertia, AppliesAndAddsAsTheGeneralInertiaDoes) {
   }
 }
 
-}  // namespace
+}  // namespace rigid_inertia_test
 }  // namespace myriad

@@ -7,7 +7,7 @@
 #include "spatial/spatial_inertia.hpp"
 
 namespace myriad {
-namespace {
+namespace spatial_algebra_test {
 
 std::mt19937_64 rng(42);
 double uniform(double a = -1.0, double b = 1.0) { return std::uniform_real_distribution<double>(a, b)(rng); }
@@ -130,5 +130,5 @@ TEST(SpatialAlgebra, RightJacobianInverseMapsBodyRateToChartRate) {
   EXPECT_NEAR(W.m[1][0], w.z, 1e-8);
 }
 
-}  // namespace
+}  // namespace spatial_algebra_test
 }  // namespace myriad

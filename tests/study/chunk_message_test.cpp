@@ -8,7 +8,7 @@
 #include "study/chunk_message.hpp"
 
 namespace myriad::study {
-namespace {
+namespace chunk_message_test {
 
 TEST(ChunkMessage, AChunkRoundTripsBitForBit) {
   ChunkRows c;
@@ -63,5 +63,5 @@ TEST(ChunkMessage, EndsFailuresAndDamagedMessagesAreTold) {
   EXPECT_THROW(message_kind({'X'}), std::runtime_error);
 }
 
-}  // namespace
+}  // namespace chunk_message_test
 }  // namespace myriad::study

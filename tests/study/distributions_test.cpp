@@ -10,7 +10,7 @@
 #include <vector>
 
 namespace myriad::study {
-namespace {
+namespace distributions_test {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kPi = 3.14159265358979323846;
@@ -177,5 +177,5 @@ TEST(Quantile, LevelsAreEquallyLikely) {
   EXPECT_THROW(quantile(d, 0.5), std::invalid_argument);
 }
 
-}  // namespace
+}  // namespace distributions_test
 }  // namespace myriad::study

@@ -7,7 +7,7 @@
 #include "study/expression.hpp"
 
 namespace myriad::study {
-namespace {
+namespace expression_test {
 
 double value_of(const std::string& text, const std::vector<double>& values = {}) {
   return evaluate(parse_expression(text), values);
@@ -62,5 +62,5 @@ TEST(Expression, RefusesMalformedTextWithThePosition) {
   EXPECT_NE(message(deep).find("nests deeper than 64"), std::string::npos);
 }
 
-}  // namespace
+}  // namespace expression_test
 }  // namespace myriad::study

@@ -17,7 +17,7 @@
 #include "support/cli_run.hpp"
 
 namespace myriad::study {
-namespace {
+namespace run_study_test {
 
 namespace fs = std::filesystem;
 
@@ -232,5 +232,5 @@ TEST(Study, ResumeRefusesAChangedStudyAndARunThatIsNotThere) {
   fs::remove_all(dir);
 }
 
-}  // namespace
+}  // namespace run_study_test
 }  // namespace myriad::study

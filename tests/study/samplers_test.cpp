@@ -12,7 +12,7 @@
 #include "study/sobol_sequence.hpp"
 
 namespace myriad::study {
-namespace {
+namespace samplers_test {
 
 // Whether each of the n = 2^m equal cells of [0, 1) holds exactly one of the values column `j` of rows
 // [first, first + n).
@@ -176,5 +176,5 @@ TEST(FullFactorial, RejectsZeroCountsAndMoreThan2To40Rows) {
   EXPECT_THROW(full_factorial({-1}), std::invalid_argument);
 }
 
-}  // namespace
+}  // namespace samplers_test
 }  // namespace myriad::study

@@ -12,7 +12,7 @@
 #include "support/cli_run.hpp"
 
 namespace myriad::study {
-namespace {
+namespace study_reader_test {
 
 const std::string kModel = std::string(MYRIAD_SOURCE_DIR) + "/models/quarter_car_road.json";
 
@@ -166,5 +166,5 @@ TEST(StudyFile, ToleranceIsThreeStandardDeviations) {
   EXPECT_EQ(spec.parameters[0].distribution.sd, 1e3);
 }
 
-}  // namespace
+}  // namespace study_reader_test
 }  // namespace myriad::study

@@ -13,7 +13,7 @@
 #include "tire/tir_file.hpp"
 
 namespace myriad {
-namespace {
+namespace tir_file_test {
 
 const std::string kShipped = std::string(MYRIAD_SOURCE_DIR) + "/models/tires/pacejka2006_205_60R15.tir";
 
@@ -81,11 +81,11 @@ TEST(TirFile, BadFilesAreRefusedWithTheLineAndTheReason) {
   EXPECT_THROW(read_tir_file("/nonexistent/x.tir"), TirFileError);
 }
 
-}  // namespace
+}  // namespace tir_file_test
 }  // namespace myriad
 
 namespace myriad {
-namespace {
+namespace tir_file_test {
 
 const std::string kFiala = std::string(MYRIAD_SOURCE_DIR) + "/models/tires/hmmwv_fiala.tir";
 
@@ -118,5 +118,5 @@ TEST(FialaFile, BadFialaFilesAreRefused) {
   EXPECT_TRUE(refused("WIDTH [^\\n]*\\n", "", "missing coefficient WIDTH"));
 }
 
-}  // namespace
+}  // namespace tir_file_test
 }  // namespace myriad

@@ -14,7 +14,7 @@
 #include "tire/tir_file.hpp"
 
 namespace myriad {
-namespace {
+namespace tire_derivatives_test {
 
 using D4 = Dual<double, 4>;
 
@@ -87,5 +87,5 @@ TEST(TireDerivatives, FialaDualsMatchCentralDifferences) {
       }
 }
 
-}  // namespace
+}  // namespace tire_derivatives_test
 }  // namespace myriad
