@@ -15,7 +15,9 @@ fi
 scripts/install-deps.sh --clang
 
 if [ ! -f build-fuzz/CMakeCache.txt ]; then
-  cmake -S tests/fuzz -B build-fuzz -DCMAKE_CXX_COMPILER=clang++
+  generator=()
+  command -v ninja >/dev/null && generator=(-G Ninja)  # as scripts/build.sh
+  cmake -S tests/fuzz -B build-fuzz "${generator[@]}" -DCMAKE_CXX_COMPILER=clang++
 fi
 cmake --build build-fuzz -j "$(nproc)"
 MYRIAD_FUZZ_SECONDS=$seconds ctest --test-dir build-fuzz --verbose -j "$(nproc)" --timeout $((seconds + 120))
