@@ -1,13 +1,16 @@
 // Env-steps per second of the stepping API (api::Simulator) in C++, as an RL loop drives it: per env step
 // set_inputs (an open-loop actuator force per environment), advance(0.01) (RK4, h = 1 ms: 10 substeps, the
 // model's defaults) and observe, on the active-suspension quarter car (models/active_suspension.json), for
-// N = 1, 64, 1024, 16384 environments on the cpu backend (one thread, all threads) and, where a device is
-// present, the cuda backend (the step kernel, a thread per environment; the host keeps the state and copies it to
-// the device and back every advance: backends/cuda_stepper.hpp). The Python environment's figures, with MuJoCo's
-// beside them, are bench/python/bench_env_steps.py's; this is the same loop without Python, on every backend.
-// Each row also gives the largest relative difference of the cuda run's observations from the cpu run's after
-// the timed steps (the same inputs on both).
-// Usage: step_throughput [--max-n N] [--seconds S] [--out FILE.md] (defaults 16384, 1, bench/results/step_throughput.md)
+// N = 1, 64, 1024, 16384, 65536, 262144 environments (up to --max-n) on the cpu backend (one thread up to
+// --one-thread-max-n, all threads) and, where a device is present, the cuda backend (backends/cuda_stepper.hpp:
+// the state stays on the device; an env step copies u there, runs the input, step and observe kernels, and copies
+// the observations back), and the cuda backend as a consumer on the GPU uses it (observe_in_place: the
+// observations stay on the device too). The Python environment's figures, with MuJoCo's beside them, are
+// bench/python/bench_env_steps.py's; this is the same loop without Python, on every backend. Each row also gives
+// the largest relative difference of the cuda backend's observations from the cpu backend's after 5 env steps
+// from the same start (the same inputs on both).
+// Usage: step_throughput [--max-n N] [--one-thread-max-n N] [--seconds S] [--out FILE.md]
+//        (defaults 16384, 16384, 1, bench/results/step_throughput.md)
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -34,8 +37,9 @@ struct Row {
 };
 
 // Steps `sim` until `seconds` have passed (at least 5 env steps after 2 untimed ones), the same inputs for every
-// backend: step k gives environment i the force 1 kN sin(0.37 i + 0.11 k).
-Row time_steps(api::Simulator& sim, double seconds, long long fixed_steps) {
+// backend: step k gives environment i the force 1 kN sin(0.37 i + 0.11 k). in_place: observe_in_place (the
+// observations left where the backend computed them) instead of observe into a host array.
+Row time_steps(api::Simulator& sim, double seconds, long long fixed_steps, bool in_place = false) {
   const long long n = sim.size();
   const int A = sim.n_inputs(), S = sim.n_signals();
   std::vector<double> u(static_cast<size_t>(n * A)), out(static_cast<size_t>(n * S));
@@ -45,7 +49,10 @@ Row time_steps(api::Simulator& sim, double seconds, long long fixed_steps) {
         u[static_cast<size_t>(i * A + a)] = 1000.0 * std::sin(0.37 * static_cast<double>(i + a) + 0.11 * static_cast<double>(k));
     sim.set_inputs(u.data());
     sim.advance(0.01);
-    sim.observe(out.data());
+    if (in_place)
+      sim.observe_in_place();
+    else
+      sim.observe(out.data());
   };
   step(0);
   step(1);
@@ -70,7 +77,7 @@ std::string rate(const Row& r, long long n) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  long long max_n = 16384;
+  long long max_n = 16384, one_thread_max_n = 16384;
   double seconds = 1.0;
   std::string out_path = bench::source_path("bench/results/step_throughput.md");
   std::ostringstream command;
@@ -79,6 +86,7 @@ int main(int argc, char** argv) {
     const std::string arg = argv[a], value = argv[a + 1];
     command << " " << arg << " " << value;
     if (arg == "--max-n") max_n = std::atoll(value.c_str());
+    else if (arg == "--one-thread-max-n") one_thread_max_n = std::atoll(value.c_str());
     else if (arg == "--seconds") seconds = std::atof(value.c_str());
     else if (arg == "--out") out_path = value;
     else {
@@ -96,37 +104,51 @@ int main(int argc, char** argv) {
      << "Device: " << (gpu ? device : "none (" + device + "): no cuda column") << "  \n"
      << "Command: `" << command.str() << "` (Release)\n\n"
      << "env steps per second (environments x timed steps / wall seconds; each env step: set_inputs, advance, "
-     << "observe), timed for at least " << seconds << " s a cell. cuda vs cpu: the largest difference of the "
-     << "cuda run's observations from the all-thread cpu run's after the same steps, relative to max(1, |cpu|).\n\n"
-     << "| N | cpu 1 thread | cpu all threads | cuda | cuda vs cpu |\n| ---: | ---: | ---: | ---: | ---: |\n";
-  for (long long n : {1LL, 64LL, 1024LL, 16384LL}) {
+     << "observe), timed for at least " << seconds << " s a cell. cuda: the state on the device, the observations "
+     << "copied to a host array; cuda, in place: observe_in_place, the observations left in device memory (what a "
+     << "consumer on the GPU imports through DLPack). cuda vs cpu: the largest difference of the cuda backend's "
+     << "observations from the all-thread cpu backend's after 5 env steps from the same start, relative to "
+     << "max(1, |cpu|).\n\n"
+     << "| N | cpu 1 thread | cpu all threads | cuda | cuda, in place | cuda vs cpu |\n"
+     << "| ---: | ---: | ---: | ---: | ---: | ---: |\n";
+  for (long long n : {1LL, 64LL, 1024LL, 16384LL, 65536LL, 262144LL}) {
     if (n > max_n) break;
     api::SimulatorOptions o;
     o.instances = n;
-    o.threads = 1;
-    api::Simulator one(model, o);
-    const Row r1 = time_steps(one, seconds, 0);
+    md << "| " << n << " | ";
+    if (n <= one_thread_max_n) {
+      o.threads = 1;
+      api::Simulator one(model, o);
+      md << rate(time_steps(one, seconds, 0), n) << " | ";
+    } else {
+      md << "- | ";
+    }
     o.threads = 0;
-    api::Simulator all(model, o);
-    const Row ra = time_steps(all, seconds, 0);
-    md << "| " << n << " | " << rate(r1, n) << " | " << rate(ra, n) << " | ";
+    {
+      api::Simulator all(model, o);
+      md << rate(time_steps(all, seconds, 0), n) << " | ";
+    }
     if (gpu) {
-      o.backend = "cuda";
-      api::Simulator cuda(model, o);
-      const Row rc = time_steps(cuda, seconds, 0);
-      // The cpu run again for exactly the cuda run's steps, so that both observe the same instant.
       api::SimulatorOptions c = o;
-      c.backend = "cpu";
-      api::Simulator same(model, c);
-      const Row rs = time_steps(same, 0.0, rc.steps);
+      c.backend = "cuda";
+      {
+        api::Simulator cuda(model, c);
+        md << rate(time_steps(cuda, seconds, 0), n) << " | ";
+      }
+      {
+        api::Simulator cuda(model, c);
+        md << rate(time_steps(cuda, seconds, 0, true), n) << " | ";
+      }
+      api::Simulator cuda(model, c), cpu(model, o);
+      const Row rc = time_steps(cuda, 0.0, 5), rs = time_steps(cpu, 0.0, 5);
       double worst = 0.0;
       for (size_t k = 0; k < rc.observed.size(); ++k)
         worst = std::max(worst, std::abs(rc.observed[k] - rs.observed[k]) / std::max(1.0, std::abs(rs.observed[k])));
       std::ostringstream w;
       w << std::scientific << std::setprecision(1) << worst;
-      md << rate(rc, n) << " | " << w.str() << " |\n";
+      md << w.str() << " |\n";
     } else {
-      md << "- | - |\n";
+      md << "- | - | - |\n";
     }
     std::cerr << "N = " << n << " done\n";
     std::ofstream(out_path) << md.str();  // row by row: a run cut at a device session's limit keeps its rows

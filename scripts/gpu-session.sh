@@ -160,9 +160,12 @@ case "$stage" in
       --min-n "${GPU_THROUGHPUT_MIN_N:-1000}" --repeat-below 10 --out "$work/results/ensemble_throughput_gpu.md"
     step study 60 "$self" _study
     step cli 45 "$self" _cli
-    # The stepping API's env steps per second, cpu (1 and 16 threads) and cuda, N = 1 .. 16384 (issue 16).
-    step step_throughput 90 "$bin/step_throughput" --seconds 1 --out "$work/results/step_throughput.md"
+    # The stepping API's env steps per second, cpu (1 thread to N = 16384, 16 threads) and cuda (observations
+    # copied back, and left on the device), N = 1 .. GPU_STEP_MAX_N (default 262144; issue 16).
+    step step_throughput 150 "$bin/step_throughput" --seconds 1 --max-n "${GPU_STEP_MAX_N:-262144}" \
+      --one-thread-max-n 16384 --out "$work/results/step_throughput.md"
     step ncu 60 "$self" _profile
+    step nsys 40 "$self" _stepper_trace
     # From n = 8 to 16 by default: the second session's 120 s reached n = 4 (the warp strategy takes 31 s there);
     # the rows are written as they finish, so a cut-off run keeps them (GPU_CROSSOVER_MIN_N for a next call).
     # At 1e5 instances the six GPU columns of n = 8 outran 148 s (H100) and 95 s (H200): GPU_CROSSOVER_INSTANCES
@@ -338,6 +341,16 @@ case "$stage" in
       ncu --clock-control none --kernel-name regex:simulate_kernel --launch-count 1 "${sections[@]}" \
         --replay-mode application --export "$work/fused_rn4_1e5" --force-overwrite "${run[@]}"
     ncu --import "$work/fused_rn4_1e5.ncu-rep" --page raw --csv > "$work/fused_rn4_1e5_raw.csv"
+    ;;
+  _stepper_trace)  # nsys on the stepping API's cuda backend: where an env step's time goes at N = 1 and 1024
+    device_env
+    nsys_bin=$(command -v nsys || ls /opt/nvidia/nsight-systems/*/bin/nsys /usr/local/cuda/bin/nsys 2>/dev/null | head -n 1 || true)
+    if [ -z "$nsys_bin" ]; then echo "nsys: not installed on this machine"; exit 0; fi
+    "$nsys_bin" profile --trace cuda,osrt --force-overwrite true --output "$work/stepper" \
+      "$bin/step_throughput" --max-n 1024 --one-thread-max-n 0 --seconds 0.3 --out "$work/stepper_under_nsys.md"
+    "$nsys_bin" stats --report cuda_api_sum,cuda_gpu_kern_sum,cuda_gpu_mem_time_sum --format csv \
+      --output "$work/stepper" "$work/stepper.nsys-rep" || true
+    rm -f "$work/stepper.nsys-rep" "$work/stepper.sqlite"  # the report's size is unbounded; the CSVs are the record
     ;;
   _lorenz_profile)  # ncu on the float32 Lorenz kernel at N = 4,194,304 (the fifth float launch: 1024 .. 4M)
     device_env

@@ -11,6 +11,7 @@ The extension ``myriad._myriad`` binds the C++ API (src/api/myriad/myriad.hpp); 
 from ._myriad import (
     LoadedModel,
     ModelFileError,
+    ObservationTensor,
     ParameterSet,
     SettingError,
     SimulationDefaults,
@@ -30,6 +31,7 @@ from ._myriad import (
 __all__ = [
     "LoadedModel",
     "ModelFileError",
+    "ObservationTensor",
     "ParameterSet",
     "SettingError",
     "SimulationDefaults",

@@ -148,6 +148,21 @@ def simulate(
     keep_series: bool = True,
 ) -> SimulationResult: ...
 
+class ObservationTensor:
+    def __dlpack__(
+        self,
+        *,
+        stream: Optional[object] = None,
+        max_version: Optional[Tuple[int, int]] = None,
+        dl_device: Optional[Tuple[int, int]] = None,
+        copy: Optional[bool] = None,
+    ) -> object: ...
+    def __dlpack_device__(self) -> Tuple[int, int]: ...
+    @property
+    def shape(self) -> Tuple[int, int]: ...
+    @property
+    def device(self) -> str: ...
+
 class Simulator:
     def __init__(
         self,
@@ -187,6 +202,7 @@ class Simulator:
     def set_inputs(self, u: npt.ArrayLike) -> None: ...
     def advance(self, dt: float) -> None: ...
     def observe(self, out: Optional[npt.NDArray[np.float64]] = None) -> npt.NDArray[np.float64]: ...
+    def observe_in_place(self) -> ObservationTensor: ...
     def reset(
         self,
         mask: Optional[npt.ArrayLike] = None,

@@ -44,5 +44,9 @@ void bind_simulator(py::module_& m);  // simulator.cpp
 void bind_philox(py::module_& m);     // simulator.cpp
 void bind_modes(py::module_& m);      // modes.cpp
 void bind_kc(py::module_& m);         // kc.cpp
+void bind_dlpack(py::module_& m);     // dlpack.cpp
+
+// Simulator.observe_in_place's result: the view as a DLPack producer that keeps `owner` (the Simulator) alive.
+py::object observation_tensor(const api::ObservationView& view, py::object owner);  // dlpack.cpp
 
 }  // namespace myriad::python

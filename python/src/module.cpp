@@ -23,6 +23,7 @@ PYBIND11_MODULE(_myriad, m) {
   mp::bind_errors(m);
   mp::bind_model(m);
   mp::bind_simulate(m);
+  mp::bind_dlpack(m);
   mp::bind_simulator(m);
   mp::bind_philox(m);
   mp::bind_modes(m);

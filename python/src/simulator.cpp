@@ -139,6 +139,22 @@ void bind_simulator(py::module_& m) {
           py::arg("out") = py::none(),
           "observe(out=None) -> (N, S) float64\n\nThe output signals at each instance's current state, into `out` "
           "when given (a C-contiguous float64 (N, S) array), else into a new array.")
+      .def(
+          "observe_in_place",
+          [](const py::object& self) {
+            PySimulator& s = self.cast<PySimulator&>();
+            api::ObservationView view;
+            {
+              py::gil_scoped_release release;
+              std::lock_guard<std::mutex> lock(s.mutex);
+              view = s.simulator.observe_in_place();
+            }
+            return observation_tensor(view, self);
+          },
+          "observe_in_place() -> ObservationTensor\n\nThe output signals, as observe() gives them, left where the "
+          "backend computed them (on the cuda backend: in device memory) and handed over through DLPack without a "
+          "copy: torch.from_dlpack(sim.observe_in_place()) on the cuda backend, numpy.from_dlpack(...) on the cpu "
+          "backend. The memory is the Simulator's: each call writes the same memory again.")
       .def_property_readonly(
           "times",
           [](PySimulator& s) {

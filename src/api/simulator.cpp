@@ -1,7 +1,8 @@
 // api::Simulator, the stepping API: N instances of one model, each with its own t, q, v, inputs, parameters and
 // status, advanced together by step_instance (src/ensemble/step_instance.hpp) on a persistent pool of threads, or
 // on the cuda backend by the step kernel (backends/cuda_stepper.hpp), a thread per instance running the same
-// per-instance body; observe, reset and the state calls work on the host's copy of the state either way.
+// per-instance body. On the cuda backend the state lives on the device: advance, set_inputs and observe work there,
+// and the host's copy is brought up to date only when a host call reads it (reset, get_state, times, status).
 // An instance's numbers depend only on its own state: the scratch an instance uses is re-initialized at every step
 // (begin_instance) and carries nothing from one step or instance to the next, so results do not depend on how many
 // instances run, on which thread or in which order.
@@ -128,14 +129,38 @@ struct Simulator::Impl {
   std::vector<double> lower, upper, input_defaults;
   std::vector<double> base_parameters;  // defaults + overrides
 
-  std::vector<double> t, q, v, u, p, constants;  // row-major per instance
-  std::vector<int> status;
+  // Row-major per instance. On the cuda backend t, q, v and status are the host's copy of the device's (pull()).
+  mutable std::vector<double> t, q, v;
+  std::vector<double> u, p, constants;
+  mutable std::vector<int> status;
+  mutable std::vector<double> observation;  // observe_in_place's buffer on the cpu backend
   mutable std::vector<double> scratch;  // workers x scratch_doubles
   std::unique_ptr<WorkerPool> pool;
-  // The cuda backend's device copy (null on the cpu backend) and whether the host's constants have changed since
-  // they were last copied there.
+  // The cuda backend's device copy (null on the cpu backend); whether the host's constants have changed since
+  // they were last copied there (inputs alone go by CudaStepper::set_inputs); which copy of the state is current.
   std::unique_ptr<CudaStepper> device;
-  bool constants_changed = true;
+  mutable bool constants_changed = true;
+  mutable bool device_state_current = false;  // the device holds the host's t, q, v, status
+  mutable bool host_state_current = true;     // the host holds the device's
+
+  // Brings the host's state up to date with the device's (cuda backend; a no-op otherwise).
+  void pull() const {
+    if (host_state_current) return;
+    device->download_state(t.data(), q.data(), v.data(), status.data());
+    host_state_current = true;
+  }
+  // The host will change its state: up to date first, then the device's copy is stale.
+  void host_writes_state() {
+    pull();
+    device_state_current = false;
+  }
+  // Brings the device's constants and state up to date with the host's before a launch.
+  void push() const {
+    if (constants_changed) device->set_constants(constants.data());
+    constants_changed = false;
+    if (!device_state_current) device->upload_state(t.data(), q.data(), v.data(), status.data());
+    device_state_current = true;
+  }
 
   double* k(long long i) { return constants.data() + i * n_constants; }
 
@@ -160,9 +185,9 @@ struct Simulator::Impl {
     if (cancelled) throw Cancelled();
   }
 
-  // Writes gain * u of instance i's inputs into its constants.
+  // Writes gain * u of instance i's inputs into its constants (the host's copy; the caller says what the device
+  // needs).
   void write_inputs(long long i) {
-    constants_changed = true;
     double* ki = k(i);
     for (int a = 0; a < n_inputs; ++a)
       for (const InputSlot& s : slots[static_cast<std::size_t>(a)]) ki[s.constant] = s.gain * u[i * n_inputs + a];
@@ -186,6 +211,7 @@ struct Simulator::Impl {
         if (!std::isfinite(table.rows[r][static_cast<std::size_t>(j)]))
           throw std::invalid_argument("parameters: instance " + std::to_string(which[r]) + ", '" +
                                       mi->parameter_names[static_cast<std::size_t>(j)] + "' is not finite");
+    constants_changed = true;
     Ensemble e;
     if (n_params > 0) {
       e = build_ensemble(mi->model, *compiled, 0, &table, {}, &which);
@@ -289,7 +315,12 @@ Simulator::Simulator(const LoadedModel& model, const SimulatorOptions& options) 
   s.scratch_doubles = (step_scratch_bytes(c, s.spec.method) + sizeof(double) - 1) / sizeof(double);
   s.scratch.assign(static_cast<std::size_t>(s.pool->size()) * s.scratch_doubles, 0.0);
   // Last, once every setting has been checked: std::runtime_error naming why when there is no device.
-  if (options.backend == "cuda") s.device = std::make_unique<CudaStepper>(c, s.spec, s.n);
+  if (options.backend == "cuda") {
+    std::vector<FlatInputSlot> flat;
+    for (int a = 0; a < s.n_inputs; ++a)
+      for (const InputSlot& slot : s.slots[static_cast<std::size_t>(a)]) flat.push_back({a, slot.constant, slot.gain});
+    s.device = std::make_unique<CudaStepper>(c, s.spec, s.n, flat, s.n_inputs);
+  }
 }
 
 Simulator::~Simulator() = default;
@@ -302,8 +333,14 @@ int Simulator::n_signals() const { return impl_->n_signals; }
 int Simulator::n_parameters() const { return impl_->n_params; }
 int Simulator::state_size() const { return 2 + impl_->nq + impl_->nv + impl_->n_inputs + impl_->n_params; }
 const LoadedModel& Simulator::model() const { return impl_->model; }
-const std::vector<double>& Simulator::times() const { return impl_->t; }
-const std::vector<int>& Simulator::status() const { return impl_->status; }
+const std::vector<double>& Simulator::times() const {
+  impl_->pull();
+  return impl_->t;
+}
+const std::vector<int>& Simulator::status() const {
+  impl_->pull();
+  return impl_->status;
+}
 
 void Simulator::set_inputs(const double* u) {
   Impl& s = *impl_;
@@ -317,6 +354,8 @@ void Simulator::set_inputs(const double* u) {
     s.u[j] = std::min(std::max(u[j], s.lower[a]), s.upper[a]);
   }
   for (long long i = 0; i < s.n; ++i) s.write_inputs(i);
+  // On the device: u and one launch, unless the whole table goes there before the next launch anyway.
+  if (s.device && !s.constants_changed) s.device->set_inputs(s.u.data());
 }
 
 void Simulator::advance(double dt, const std::atomic<bool>* cancel) {
@@ -327,9 +366,9 @@ void Simulator::advance(double dt, const std::atomic<bool>* cancel) {
   if (s.device) {
     // One launch, which no flag interrupts: the cancellation is honoured before it.
     if (cancel && cancel->load(std::memory_order_relaxed)) throw Cancelled();
-    if (s.constants_changed) s.device->set_constants(s.constants.data());
-    s.constants_changed = false;
-    s.device->advance(dt, s.t.data(), s.q.data(), s.v.data(), s.status.data());
+    s.push();
+    s.device->advance(dt);
+    s.host_state_current = false;
     return;
   }
   s.for_each(
@@ -347,6 +386,11 @@ void Simulator::advance(double dt, const std::atomic<bool>* cancel) {
 void Simulator::observe(double* out) const {
   const Impl& s = *impl_;
   const CompiledModel& c = *s.compiled;
+  if (s.device) {
+    s.push();
+    s.device->observe(out);
+    return;
+  }
   s.for_each([&](long long i, void* scratch) {
     observe_instance(c, static_cast<const double*>(s.constants.data() + i * s.n_constants), s.spec.method,
                      s.t[static_cast<std::size_t>(i)], s.q.data() + i * s.nq, s.v.data() + i * s.nv, scratch,
@@ -354,8 +398,20 @@ void Simulator::observe(double* out) const {
   });
 }
 
+ObservationView Simulator::observe_in_place() {
+  Impl& s = *impl_;
+  if (s.device) {
+    s.push();
+    return {s.device->observe_on_device(), s.n, s.n_signals, true, s.device->device()};
+  }
+  s.observation.resize(static_cast<std::size_t>(s.n) * s.n_signals);
+  observe(s.observation.data());
+  return {s.observation.data(), s.n, s.n_signals, false, -1};
+}
+
 void Simulator::reset(const std::uint8_t* mask, const double* parameters, const double* states) {
   Impl& s = *impl_;
+  if (s.device) s.pull();  // the instances outside the mask keep the device's state
   std::vector<long long> which;
   for (long long i = 0; i < s.n; ++i)
     if (!mask || mask[i]) which.push_back(i);
@@ -382,6 +438,7 @@ void Simulator::reset(const std::uint8_t* mask, const double* parameters, const 
     s.u = saved_u;
     throw;
   }
+  if (s.device) s.host_writes_state();
   for (std::size_t r = 0; r < which.size(); ++r) {
     const long long i = which[r];
     const double* x = states ? states + i * nx : initial.data() + r * static_cast<std::size_t>(nx);
@@ -404,6 +461,7 @@ void Simulator::set_parameters(const double* in) {
 // Layout of one instance's state: t, q (nq), v (nv), u (A), p (P), status.
 void Simulator::get_state(double* out) const {
   const Impl& s = *impl_;
+  if (s.device) s.pull();
   const int size = state_size();
   for (long long i = 0; i < s.n; ++i) {
     double* o = out + i * size;
@@ -443,6 +501,10 @@ void Simulator::set_state(const double* in) {
   } catch (...) {
     s.u = saved_u;
     throw;
+  }
+  if (s.device) {  // every instance's state is overwritten: nothing to bring back from the device
+    s.host_state_current = true;
+    s.device_state_current = false;
   }
   for (long long i = 0; i < s.n; ++i) {
     const double* x = in + i * size;

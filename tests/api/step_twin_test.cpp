@@ -4,7 +4,10 @@
 // the Simulator (build_ensemble's table, the inputs' gains from input_slots), and must give what api::Simulator on
 // the cpu backend gives, bit for bit: every method, a tree model with inputs and a loop model, instances with
 // their own parameters and inputs, a stopped instance left alone, one scratch reused across instances as a
-// kernel's global slots are reused across launches. The device's own run is tests/gpu/cuda_simulator_test.cpp.
+// kernel's global slots are reused across launches. The same for the backend's two small kernels
+// (kernels/observe_kernel.cuh): the inputs written into the table by scatter_strided_inputs, and the signals by
+// the tree observation the device runs (observe_tree_instance), both against the Simulator's observe. The device's
+// own run is tests/gpu/cuda_simulator_test.cpp.
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -14,6 +17,7 @@
 #include "api/model_impl.hpp"
 #include "api/myriad/myriad.hpp"
 #include "api/run_options.hpp"
+#include "ensemble/device_instances.hpp"
 #include "ensemble/ensemble.hpp"
 #include "ensemble/parameter_table.hpp"
 #include "ensemble/step_instance.hpp"
@@ -67,11 +71,13 @@ void check_twin(const Case& c) {
   table.names = m.impl->parameter_names;
   for (long long i = 0; i < n; ++i) table.rows.emplace_back(p.begin() + i * P, p.begin() + (i + 1) * P);
   Ensemble e = build_ensemble(model, compiled, P > 0 ? 0 : static_cast<int>(n), P > 0 ? &table : nullptr, {});
+  // The inputs as the cuda backend's input kernel writes them, thread by thread.
   const std::vector<std::vector<InputSlot>> slots = input_slots(model, compiled);
+  std::vector<FlatInputSlot> flat;
+  for (int a = 0; a < A; ++a)
+    for (const InputSlot& s : slots[static_cast<size_t>(a)]) flat.push_back({a, s.constant, s.gain});
   for (long long i = 0; i < n; ++i)
-    for (int a = 0; a < A; ++a)
-      for (const InputSlot& s : slots[static_cast<size_t>(a)])
-        e.constants[static_cast<size_t>(s.constant) * n + i] = s.gain * u[static_cast<size_t>(i * A + a)];
+    scatter_strided_inputs(flat.data(), static_cast<int>(flat.size()), u.data(), A, n, i, e.constants.data());
   std::vector<double> t(static_cast<size_t>(n)), q(static_cast<size_t>(n * nq)), v(static_cast<size_t>(n * nv));
   std::vector<int> status(static_cast<size_t>(n));
   for (long long i = 0; i < n; ++i) {
@@ -103,6 +109,25 @@ void check_twin(const Case& c) {
         ASSERT_TRUE(same_bits(x[1 + nq + j], v[static_cast<size_t>(i * nv + j)]))
             << "instance " << i << " v[" << j << "] step " << step;
     }
+  }
+  // The signals: the observe kernel's body on the host (the loop solve for a loop model) and, for a tree model, the
+  // tree observation the device compiles, each against the Simulator's, bit for bit.
+  const int S = sim.n_signals();
+  std::vector<double> expected(static_cast<size_t>(n * S)), strided(expected.size()), tree(static_cast<size_t>(S));
+  sim.observe(expected.data());
+  for (long long i = 0; i < n; ++i) {
+    observe_strided_instance(compiled, e.constants.data(), n, i, spec.method, t.data(), q.data(), v.data(),
+                             scratch.data(), strided.data());
+    for (int k = 0; k < S; ++k)
+      ASSERT_TRUE(same_bits(expected[static_cast<size_t>(i * S + k)], strided[static_cast<size_t>(i * S + k)]))
+          << "instance " << i << " signal " << k;
+    if (compiled.constraints.m > 0) continue;
+    const StridedConstants k{e.constants.data() + i, n};
+    ASSERT_TRUE(observe_tree_instance(compiled, k, spec.method, t[static_cast<size_t>(i)], q.data() + i * nq,
+                                      v.data() + i * nv, scratch.data(), tree.data()));
+    for (int j = 0; j < S; ++j)
+      ASSERT_TRUE(same_bits(expected[static_cast<size_t>(i * S + j)], tree[static_cast<size_t>(j)]))
+          << "instance " << i << " signal " << j << " (tree observation)";
   }
   // The stopped instance stayed where it was; the others moved on.
   EXPECT_EQ(t[5], 0.0);

@@ -26,6 +26,7 @@
 #include "backends/cuda_runner.hpp"
 #include "backends/cuda_stepper.hpp"
 #include "ensemble/cpu_runner.hpp"
+#include "ensemble/device_instances.hpp"
 #include "ensemble/step_instance.hpp"
 #include "gpu/gpu_runs.hpp"
 #include "model/compile.hpp"
@@ -73,29 +74,38 @@ double difference(const EnsembleResult& cpu, const EnsembleResult& gpu, bool sam
   return worst;
 }
 
-// The final (status, q, v) of every instance stepped from t = 0 through the output times, an advance per
-// interval: on the device by the step kernel (CudaStepper), else instance by instance on the host through the
-// kernel's own body (step_strided_instance). Layout: status, then q, then v, n each.
+// The final (status, q, v) and output signals of every instance stepped from t = 0 through the output times, an
+// advance per interval: on the device by the stepping backend's kernels (CudaStepper: input, step, observe), else
+// instance by instance on the host through the kernels' own bodies (step_strided_instance,
+// observe_strided_instance). Layout: status, then q, then v, then the signals, n each.
 struct Stepped {
   std::vector<int> status;
-  std::vector<double> q, v;
+  std::vector<double> q, v, signals;
 };
 
 Stepped step_run(const CompiledModel& model, const Ensemble& e, const RunSpec& spec, const std::vector<double>& times,
                  bool device) {
   const long long n = e.n_instances;
   Stepped r{std::vector<int>(static_cast<size_t>(n)), std::vector<double>(static_cast<size_t>(n * model.nq)),
-            std::vector<double>(static_cast<size_t>(n * model.nv))};
+            std::vector<double>(static_cast<size_t>(n * model.nv)),
+            std::vector<double>(static_cast<size_t>(n * model.n_outputs))};
   std::vector<double> t(static_cast<size_t>(n), times.front()), rows(static_cast<size_t>(n * model.n_constants));
   for (long long i = 0; i < n; ++i) {
     e.gather_initial_state(static_cast<int>(i), r.q.data() + i * model.nq, r.v.data() + i * model.nv);
     e.gather_constants(static_cast<int>(i), rows.data() + i * model.n_constants);
   }
   if (device) {
-    CudaStepper stepper(model, spec, n);
+    // The input kernel runs under the tool too: one input per instance, written with gain 1 into constant 0 as
+    // that constant's own value, so the run is what it would be without it (the sanitizer models have no inputs).
+    std::vector<double> u(static_cast<size_t>(n));
+    for (long long i = 0; i < n; ++i) u[static_cast<size_t>(i)] = rows[static_cast<size_t>(i * model.n_constants)];
+    CudaStepper stepper(model, spec, n, {FlatInputSlot{0, 0, 1.0}}, 1);
     stepper.set_constants(rows.data());
-    for (size_t k = 1; k < times.size(); ++k)
-      stepper.advance(times[k] - times[k - 1], t.data(), r.q.data(), r.v.data(), r.status.data());
+    stepper.set_inputs(u.data());
+    stepper.upload_state(t.data(), r.q.data(), r.v.data(), r.status.data());
+    for (size_t k = 1; k < times.size(); ++k) stepper.advance(times[k] - times[k - 1]);
+    stepper.download_state(t.data(), r.q.data(), r.v.data(), r.status.data());
+    stepper.observe(r.signals.data());
     return r;
   }
   std::vector<double> scratch((step_scratch_bytes(model, spec.method) + 7) / 8);
@@ -103,6 +113,9 @@ Stepped step_run(const CompiledModel& model, const Ensemble& e, const RunSpec& s
     for (long long i = 0; i < n; ++i)
       step_strided_instance(model, e.constants.data(), n, i, spec, times[k] - times[k - 1], t.data(), r.q.data(),
                             r.v.data(), r.status.data(), scratch.data());
+  for (long long i = 0; i < n; ++i)
+    observe_strided_instance(model, e.constants.data(), n, i, spec.method, t.data(), r.q.data(), r.v.data(),
+                             scratch.data(), r.signals.data());
   return r;
 }
 
@@ -113,7 +126,7 @@ double step_difference(const Stepped& cpu, const Stepped& gpu, std::string* why)
       return INFINITY;
     }
   double worst = 0.0;
-  for (const auto& [a, b] : {std::pair{&cpu.q, &gpu.q}, std::pair{&cpu.v, &gpu.v}})
+  for (const auto& [a, b] : {std::pair{&cpu.q, &gpu.q}, std::pair{&cpu.v, &gpu.v}, std::pair{&cpu.signals, &gpu.signals}})
     for (size_t j = 0; j < a->size(); ++j) {
       const double d = std::abs((*a)[j] - (*b)[j]) / std::max(1.0, std::abs((*a)[j]));
       if (!(d <= worst)) worst = std::isnan(d) ? INFINITY : d;

@@ -427,6 +427,47 @@ def test_simulator_on_cuda_steps_like_cpu_or_says_why_not(quarter_car):
     np.testing.assert_allclose(gpu.get_state(), cpu.get_state(), rtol=1e-10, atol=1e-12)
 
 
+def test_observe_in_place_speaks_dlpack_on_the_cpu_without_a_copy(quarter_car):
+    sim = make_simulator(quarter_car, 5)
+    sim.advance(0.03)
+    tensor = sim.observe_in_place()
+    assert tensor.__dlpack_device__() == (1, 0) and tensor.shape == (5, sim.n_signals) and tensor.device == "cpu"
+    imported = np.from_dlpack(tensor)
+    assert imported.dtype == np.float64 and imported.shape == (5, sim.n_signals)
+    np.testing.assert_array_equal(imported, sim.observe())
+    # The Simulator's own memory: the next observe_in_place writes it again, and the import sees that.
+    again = np.from_dlpack(sim.observe_in_place())
+    assert np.shares_memory(imported, again)
+    sim.advance(0.03)
+    sim.observe_in_place()
+    np.testing.assert_array_equal(imported, sim.observe())
+    # The import keeps the Simulator (the memory's owner) alive after the last Python reference goes.
+    del sim, tensor, again
+    import gc
+
+    gc.collect()
+    assert np.isfinite(imported).all()
+    with pytest.raises(BufferError, match="not copied elsewhere"):
+        make_simulator(quarter_car, 1).observe_in_place().__dlpack__(dl_device=(2, 0))
+
+
+def test_observe_in_place_on_cuda_is_device_memory_or_says_why_not(quarter_car):
+    # Without a device (this build's CI) the refusal names the reason; with one and PyTorch, the import is a CUDA
+    # tensor with observe()'s bits.
+    try:
+        gpu = make_simulator(quarter_car, 64, backend="cuda")
+    except RuntimeError as error:
+        assert str(error).startswith("cuda backend: "), str(error)
+        return
+    gpu.advance(0.02)
+    tensor = gpu.observe_in_place()
+    assert tensor.__dlpack_device__()[0] == 2 and tensor.device.startswith("cuda:")
+    torch = pytest.importorskip("torch", reason="PyTorch is not installed: no DLPack consumer on the GPU to check")
+    imported = torch.from_dlpack(tensor)
+    assert imported.is_cuda and imported.dtype == torch.float64 and tuple(imported.shape) == tensor.shape
+    np.testing.assert_array_equal(imported.cpu().numpy(), gpu.observe())
+
+
 # ---- random draws ----
 
 def test_philox_draws_are_keyed_not_sequential():

@@ -175,6 +175,17 @@ struct SimulatorOptions {
 // N instances stepped together. Each instance integrates from its own t to t + dt with its own method and step
 // size (substeps allowed), its inputs held constant over the step. An instance's results never depend on the
 // other instances (how many, which, in which order). Full state save/restore continues bit for bit.
+// Where Simulator::observe_in_place left the outputs: rows x columns doubles, row-major, in memory the Simulator
+// owns: the host's on the cpu backend, the device's (CUDA device `device`) on the cuda backend. Valid until the
+// Simulator's next call or its end.
+struct ObservationView {
+  const double* data = nullptr;
+  long long rows = 0;
+  int columns = 0;
+  bool on_device = false;
+  int device = -1;  // the CUDA device ordinal when on_device
+};
+
 class Simulator {
  public:
   Simulator(const LoadedModel& model, const SimulatorOptions& options);
@@ -192,6 +203,9 @@ class Simulator {
   void set_inputs(const double* u);                 // N x A row-major; clipped to the model's input bounds
   void advance(double dt, const std::atomic<bool>* cancel = nullptr);  // every instance: t -> t + dt
   void observe(double* out) const;                  // N x S output signals at each instance's current state
+  // The same signals left where the backend computed them, without a copy (the cuda backend: in device memory,
+  // for a consumer on the GPU such as a DLPack importer).
+  ObservationView observe_in_place();
   const std::vector<double>& times() const;         // N: each instance's t
   const std::vector<int>& status() const;           // N: 0 while healthy; a failed instance stays put until reset
 
