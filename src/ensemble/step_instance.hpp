@@ -8,6 +8,7 @@
 // Integrator memory: none. Every step starts a fresh integration at (t, q, v): RK4 steps h from t (the last
 // substep shortened to land on t + dt), the adaptive methods choose their first step size as at the start of a
 // run. So an instance's whole state is (t, q, v, constants) and a restored state continues bit for bit.
+#include "ensemble/observe_tree.hpp"
 #include "ensemble/simulate_instance.hpp"
 #include "ensemble/strided_constants.hpp"
 
@@ -104,28 +105,19 @@ MYRIAD_HD inline void step_strided_instance(const CompiledModel& model, const do
 template <class K>
 MYRIAD_HD bool observe_instance(const CompiledModel& model, const K& k, Method method, double t, const double* q,
                                 const double* v, void* scratch, double* out) {
-  const InstanceScratchLayout l = instance_scratch_layout(model, method);
-  double* d = static_cast<double*>(scratch);
-  unsigned char* bytes = static_cast<unsigned char*>(scratch);
-  bool ok = true;
   if (model.constraints.m > 0) {
+    const InstanceScratchLayout l = instance_scratch_layout(model, method);
+    unsigned char* bytes = static_cast<unsigned char*>(scratch);
     LoopOde<K> ode{&model, k, carve_loop_scratch<double>(model, bytes + l.tree_offset, nullptr), LoopFailure::none,
                    0.0, 0};
-    ok = ode.initialize(t, q, v, d + l.y);
+    const bool ok = ode.initialize(t, q, v, static_cast<double*>(scratch) + l.y);
     if (ok)
       output_row(model, k, t, ode.s.q, ode.s.v, ode.s.vdot, ode.s.tree, out);
     else
       for (int s = 0; s < model.n_outputs; ++s) out[s] = quiet_nan();
     return ok;
   }
-  TreeWorkspace<double> w = carve_tree_workspace<double>(model, bytes + l.tree_offset, nullptr);
-  double* qdd = d + l.qdd;
-  ok = forward_dynamics(model, k, t, q, v, w, qdd);
-  if (ok)
-    output_row(model, k, t, q, v, qdd, w, out);
-  else
-    for (int s = 0; s < model.n_outputs; ++s) out[s] = quiet_nan();
-  return ok;
+  return observe_tree_instance(model, k, method, t, q, v, scratch, out);
 }
 
 }  // namespace myriad
