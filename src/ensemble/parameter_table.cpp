@@ -10,6 +10,8 @@
 #include <stdexcept>
 #include <unordered_set>
 
+#include "core/text.hpp"
+
 namespace myriad {
 namespace {
 
@@ -18,13 +20,6 @@ namespace {
 }
 
 bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
-
-std::string trim(const std::string& s) {
-  std::size_t a = 0, b = s.size();
-  while (a < b && is_blank(s[a])) ++a;
-  while (b > a && is_blank(s[b - 1])) --b;
-  return s.substr(a, b - a);
-}
 
 // Printable form of a field for a message: at most 40 characters, control bytes as \xNN.
 std::string shown(const std::string& field) {
@@ -68,7 +63,7 @@ std::vector<std::string> split(const std::string& line, const std::string& sourc
         fail(source, line_number, "text after the closing quote of field " + std::to_string(fields.size() + 1));
     } else {
       const std::size_t comma = line.find(',', at);
-      field = trim(line.substr(at, comma == std::string::npos ? std::string::npos : comma - at));
+      field = trim_blanks(line.substr(at, comma == std::string::npos ? std::string::npos : comma - at));
       at = comma == std::string::npos ? line.size() : comma;
     }
     fields.push_back(field);
@@ -103,7 +98,7 @@ ParameterTable parse_parameter_csv(const std::string& text, const std::string& s
     const std::string line = text.substr(at, newline == std::string::npos ? std::string::npos : newline - at);
     at = newline == std::string::npos ? text.size() : newline + 1;
     ++line_number;
-    const std::string trimmed = trim(line);
+    const std::string trimmed = trim_blanks(line);
     if (trimmed.empty() || trimmed[0] == '#') continue;
     std::vector<std::string> fields = split(line, source, line_number);
     if (header) {

@@ -11,14 +11,10 @@
 #include <sstream>
 #include <vector>
 
+#include "core/text.hpp"
+
 namespace myriad {
 namespace {
-
-std::string trim(const std::string& s) {
-  const auto first = s.find_first_not_of(" \t\r");
-  if (first == std::string::npos) return "";
-  return s.substr(first, s.find_last_not_of(" \t\r") - first + 1);
-}
 
 std::string upper(std::string s) {
   for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
@@ -53,15 +49,15 @@ std::vector<TirEntry> tir_entries(const std::string& text, const std::string& na
     std::string line = raw;
     const auto comment = line.find_first_of("$!");
     if (comment != std::string::npos) line = line.substr(0, comment);
-    line = trim(line);
+    line = trim_blanks(line);
     if (line.empty()) continue;
     if (line.front() == '[') {
-      section = upper(trim(line.substr(1, line.find(']') == std::string::npos ? std::string::npos : line.find(']') - 1)));
+      section = upper(trim_blanks(line.substr(1, line.find(']') == std::string::npos ? std::string::npos : line.find(']') - 1)));
       continue;
     }
     const auto equals = line.find('=');
-    if (equals == std::string::npos) throw TirFileError(name, number, "expected KEY = value, got '" + trim(raw) + "'");
-    TirEntry e{section, upper(trim(line.substr(0, equals))), trim(line.substr(equals + 1)), number};
+    if (equals == std::string::npos) throw TirFileError(name, number, "expected KEY = value, got '" + trim_blanks(raw) + "'");
+    TirEntry e{section, upper(trim_blanks(line.substr(0, equals))), trim_blanks(line.substr(equals + 1)), number};
     if (section == "UNITS") {
       const std::map<std::string, std::string> si = {{"LENGTH", "METER"}, {"FORCE", "NEWTON"}, {"ANGLE", "RADIAN"}};
       const auto unit = si.find(e.key);
