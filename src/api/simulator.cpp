@@ -142,12 +142,19 @@ struct Simulator::Impl {
   mutable bool constants_changed = true;
   mutable bool device_state_current = false;  // the device holds the host's t, q, v, status
   mutable bool host_state_current = true;     // the host holds the device's
+  mutable bool host_status_current = true;    // the host holds the device's status (implied by the above)
 
   // Brings the host's state up to date with the device's (cuda backend; a no-op otherwise).
   void pull() const {
     if (host_state_current) return;
     device->download_state(t.data(), q.data(), v.data(), status.data());
-    host_state_current = true;
+    host_state_current = host_status_current = true;
+  }
+  // The status alone: N ints rather than the whole state, for the environments' check after every step.
+  void pull_status() const {
+    if (host_state_current || host_status_current) return;
+    device->download_status(status.data());
+    host_status_current = true;
   }
   // The host will change its state: up to date first, then the device's copy is stale.
   void host_writes_state() {
@@ -338,7 +345,7 @@ const std::vector<double>& Simulator::times() const {
   return impl_->t;
 }
 const std::vector<int>& Simulator::status() const {
-  impl_->pull();
+  impl_->pull_status();
   return impl_->status;
 }
 
@@ -368,7 +375,7 @@ void Simulator::advance(double dt, const std::atomic<bool>* cancel) {
     if (cancel && cancel->load(std::memory_order_relaxed)) throw Cancelled();
     s.push();
     s.device->advance(dt);
-    s.host_state_current = false;
+    s.host_state_current = s.host_status_current = false;
     return;
   }
   s.for_each(
@@ -503,7 +510,7 @@ void Simulator::set_state(const double* in) {
     throw;
   }
   if (s.device) {  // every instance's state is overwritten: nothing to bring back from the device
-    s.host_state_current = true;
+    s.host_state_current = s.host_status_current = true;
     s.device_state_current = false;
   }
   for (long long i = 0; i < s.n; ++i) {

@@ -30,6 +30,7 @@ void CudaStepper::set_constants(const double*) {}
 void CudaStepper::set_inputs(const double*) {}
 void CudaStepper::upload_state(const double*, const double*, const double*, const int*) {}
 void CudaStepper::download_state(double*, double*, double*, int*) const {}
+void CudaStepper::download_status(int*) const {}
 void CudaStepper::advance(double) {}
 const double* CudaStepper::observe_on_device() { return nullptr; }
 void CudaStepper::observe(double*) {}
@@ -127,6 +128,10 @@ void CudaStepper::download_state(double* t, double* q, double* v, int* status) c
   to_host(q, s.q.pointer, sizeof(double) * n * s.nq, "cudaMemcpy (q back)");
   to_host(v, s.v.pointer, sizeof(double) * n * s.nv, "cudaMemcpy (v back)");
   to_host(status, s.status.pointer, sizeof(int) * n, "cudaMemcpy (status back)");
+}
+
+void CudaStepper::download_status(int* status) const {
+  to_host(status, impl_->status.pointer, sizeof(int) * static_cast<std::size_t>(impl_->n), "cudaMemcpy (status back)");
 }
 
 void CudaStepper::advance(double dt) {

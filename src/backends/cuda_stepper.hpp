@@ -34,6 +34,7 @@ class CudaStepper {
   // The state of every instance: t (n), q (n x nq), v (n x nv), status (n), row-major, to or from the device.
   void upload_state(const double* t, const double* q, const double* v, const int* status);
   void download_state(double* t, double* q, double* v, int* status) const;
+  void download_status(int* status) const;  // the status alone (n), what an environment reads every step
 
   // Advances every instance on the device whose status is 0 by dt (an instance that fails keeps its t, q, v and
   // takes the failure's status). Returns when the device has finished.
