@@ -23,6 +23,7 @@
 #include "api/myriad/myriad.hpp"
 #include "api/run_options.hpp"
 #include "backends/cuda_stepper.hpp"
+#include "ensemble/device_instances.hpp"
 #include "ensemble/ensemble.hpp"
 #include "ensemble/parameter_table.hpp"
 #include "ensemble/step_instance.hpp"
@@ -125,7 +126,7 @@ struct Simulator::Impl {
   long long n = 0;
   int nq = 0, nv = 0, n_inputs = 0, n_params = 0, n_signals = 0, n_constants = 0;
   std::size_t scratch_doubles = 0;  // per worker
-  std::vector<std::vector<InputSlot>> slots;
+  std::vector<FlatInputSlot> slots;  // where the inputs land in an instance's constants (input_slots, flattened)
   std::vector<double> lower, upper, input_defaults;
   std::vector<double> base_parameters;  // defaults + overrides
 
@@ -195,9 +196,7 @@ struct Simulator::Impl {
   // Writes gain * u of instance i's inputs into its constants (the host's copy; the caller says what the device
   // needs).
   void write_inputs(long long i) {
-    double* ki = k(i);
-    for (int a = 0; a < n_inputs; ++a)
-      for (const InputSlot& s : slots[static_cast<std::size_t>(a)]) ki[s.constant] = s.gain * u[i * n_inputs + a];
+    write_instance_inputs(slots.data(), static_cast<int>(slots.size()), u.data() + i * n_inputs, k(i), 1);
   }
 
   // Validates and packs the parameters of the listed instances (rows: P values each, in `which` order): their
@@ -263,7 +262,9 @@ Simulator::Simulator(const LoadedModel& model, const SimulatorOptions& options) 
   s.n_params = static_cast<int>(s.mi->model.parameters.size());
   s.n_signals = c.n_outputs;
   s.n_constants = c.n_constants;
-  s.slots = input_slots(s.mi->model, c);
+  const std::vector<std::vector<InputSlot>> slots = input_slots(s.mi->model, c);
+  for (int a = 0; a < static_cast<int>(slots.size()); ++a)
+    for (const InputSlot& slot : slots[static_cast<std::size_t>(a)]) s.slots.push_back({a, slot.constant, slot.gain});
   for (const Input& in : s.mi->model.inputs) {
     s.lower.push_back(in.min);
     s.upper.push_back(in.max);
@@ -322,12 +323,7 @@ Simulator::Simulator(const LoadedModel& model, const SimulatorOptions& options) 
   s.scratch_doubles = (step_scratch_bytes(c, s.spec.method) + sizeof(double) - 1) / sizeof(double);
   s.scratch.assign(static_cast<std::size_t>(s.pool->size()) * s.scratch_doubles, 0.0);
   // Last, once every setting has been checked: std::runtime_error naming why when there is no device.
-  if (options.backend == "cuda") {
-    std::vector<FlatInputSlot> flat;
-    for (int a = 0; a < s.n_inputs; ++a)
-      for (const InputSlot& slot : s.slots[static_cast<std::size_t>(a)]) flat.push_back({a, slot.constant, slot.gain});
-    s.device = std::make_unique<CudaStepper>(c, s.spec, s.n, flat, s.n_inputs);
-  }
+  if (options.backend == "cuda") s.device = std::make_unique<CudaStepper>(c, s.spec, s.n, s.slots, s.n_inputs);
 }
 
 Simulator::~Simulator() = default;

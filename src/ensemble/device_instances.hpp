@@ -2,7 +2,7 @@
 // What one thread of the cuda stepping backend's small kernels does for instance i of n (kernels/observe_kernel.cuh),
 // on the device's layout: constants in the structure-of-arrays table (constants[c * n + i]); t (n), q (n x nq),
 // v (n x nv), inputs u (n x A) and outputs (n x S) row-major, as api::Simulator keeps them. Host+device, so that a
-// CPU test runs the kernels' bodies themselves (tests/api/device_instances_test.cpp).
+// CPU test runs the kernels' bodies themselves (StepKernelTwin, tests/api/step_twin_test.cpp).
 #include "ensemble/observe_tree.hpp"
 #include "ensemble/step_instance.hpp"
 #include "ensemble/strided_constants.hpp"
@@ -17,12 +17,18 @@ struct FlatInputSlot {
   double gain;
 };
 
-// Writes instance i's inputs (row i of u, n_inputs values) into its column of the constants table: the same
-// products as the host's Simulator writes into its row-major copy, so the two tables hold the same bits.
+// Writes one instance's inputs (u_row: its n_inputs values) into its constants, constant c at constants[c * stride]:
+// stride 1 for the host Simulator's row-major copy, n for the device's column of the structure-of-arrays table.
+MYRIAD_HD inline void write_instance_inputs(const FlatInputSlot* slots, int n_slots, const double* u_row,
+                                            double* constants, long long stride) {
+  for (int s = 0; s < n_slots; ++s)
+    constants[static_cast<long long>(slots[s].constant) * stride] = slots[s].gain * u_row[slots[s].input];
+}
+
+// Instance i's inputs (row i of u) into its column of the constants table (the input kernel's thread i).
 MYRIAD_HD inline void scatter_strided_inputs(const FlatInputSlot* slots, int n_slots, const double* u, int n_inputs,
                                              long long n, long long i, double* constants) {
-  for (int s = 0; s < n_slots; ++s)
-    constants[static_cast<long long>(slots[s].constant) * n + i] = slots[s].gain * u[i * n_inputs + slots[s].input];
+  write_instance_inputs(slots, n_slots, u + i * n_inputs, constants + i, n);
 }
 
 // Row i of the outputs (model.n_outputs) at instance i's (t, q, v), whatever its status (as observe on the cpu
