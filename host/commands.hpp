@@ -29,6 +29,7 @@ struct SimulateOptions {
   double fac = 0.9, facmin = 0.2, facmax = 5.0;
   long long max_steps = 10000000;
   int threads = 0;             // cpu and reference backends; 0: all hardware threads
+  int lanes = 4;               // cpu: instances each thread integrates in lockstep (1, 2, 4, 8)
   std::string backend = "auto";  // auto | reference | cpu | cuda
   std::optional<std::string> gpu_strategy;   // cuda: fused | warp | shared-lu | staged (default fused)
   std::optional<long long> gpu_step_budget;  // cuda: step attempts per launch between compactions; 0: to the end

@@ -10,6 +10,7 @@ std::string flag_name(const std::string& setting) {
       {"rtol", "--rtol"},       {"atol", "--atol"},             {"fac", "--fac"},
       {"facmin", "--facmin"},   {"facmax", "--facmax"},         {"max_steps", "--max-steps"},
       {"integrator", "--integrator"}, {"backend", "--backend"}, {"threads", "--threads"},
+      {"lanes", "--lanes"},
       {"gpu_strategy", "--gpu-strategy"}, {"gpu_step_budget", "--gpu-step-budget"},
       {"instances", "--instances"}, {"overrides", "--param"}};
   const auto found = flags.find(setting);
@@ -35,6 +36,7 @@ api::RunOptions run_options(const SimulateOptions& o) {
   if (!o.integrator.empty()) options.integrator = o.integrator;
   options.backend = o.backend;
   options.threads = o.threads;
+  options.lanes = o.lanes;
   options.gpu_strategy = o.gpu_strategy;
   options.gpu_step_budget = o.gpu_step_budget;
   return options;

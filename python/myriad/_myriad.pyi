@@ -146,6 +146,7 @@ def simulate(
     gpu_strategy: Optional[str] = None,
     gpu_step_budget: Optional[int] = None,
     keep_series: bool = True,
+    lanes: int = 4,
 ) -> SimulationResult: ...
 
 class ObservationTensor:

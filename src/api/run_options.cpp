@@ -81,6 +81,9 @@ void check_run_options(const RunOptions& o, const SettingNames& names) {
   if (o.threads < 0 || o.threads > kMaxThreads)
     throw SettingError("threads", names.given("threads", std::to_string(o.threads)) + ": must be 0 (all cores) .. " +
                                       std::to_string(kMaxThreads));
+  if (o.lanes != 1 && o.lanes != 2 && o.lanes != 4 && o.lanes != 8)
+    throw SettingError("lanes", names.given("lanes", std::to_string(o.lanes)) + ": must be 1 (one instance at a "
+                                                                               "time), 2, 4 or 8");
   require_choice(o.integrator, "integrator", {"rk4", "dopri5", "rn4", "ros2w"}, names);
   require_choice(std::optional<std::string>(o.backend), "backend", {"auto", "reference", "cpu", "cuda"}, names);
   require_choice(o.gpu_strategy, "gpu_strategy", {"fused", "warp", "shared-lu", "staged"}, names);

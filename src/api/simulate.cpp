@@ -105,6 +105,7 @@ Backend choose_request_backend(const RunOptions& o, const CompiledModel& compile
                                                 backend.name + "'");
   }
   backend.cuda.step_budget = o.gpu_step_budget.value_or(0);
+  backend.cpu_lanes = o.lanes;
   const std::string strategy = o.gpu_strategy.value_or("fused");
   backend.cuda.strategy = strategy == "staged"      ? GpuStrategy::staged
                           : strategy == "warp"      ? GpuStrategy::warp

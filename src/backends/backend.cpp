@@ -50,11 +50,13 @@ EnsembleResult run_on_backend(const Backend& backend, const Model& model, const 
   switch (backend.kind) {
     case BackendKind::reference:
       return run_ensemble_reference(model, compiled, ensemble, spec, output_times, threads, progress, keep_series);
-    case BackendKind::cpu: return run_ensemble_cpu(compiled, ensemble, spec, output_times, threads, progress, keep_series);
+    case BackendKind::cpu: return run_ensemble_cpu(compiled, ensemble, spec, output_times, threads, progress, keep_series,
+                                backend.cpu_lanes);
     case BackendKind::cuda:
 #ifndef MYRIAD_DEVICE_LOOPS
       if (backend.automatic && compiled.constraints.m > 0)  // loop models are not in this build's kernel
-        return run_ensemble_cpu(compiled, ensemble, spec, output_times, threads, progress, keep_series);
+        return run_ensemble_cpu(compiled, ensemble, spec, output_times, threads, progress, keep_series,
+                                backend.cpu_lanes);
 #endif
     {
       CudaRunOptions options = backend.cuda;

@@ -20,6 +20,7 @@ struct Backend {
   std::string description;  // what it runs on
   bool automatic = false;   // chosen by `auto`: may fall back to cpu for what the device build cannot run
   CudaRunOptions cuda{};    // how the cuda backend runs (memory budget, step budget per launch)
+  int cpu_lanes = 4;        // cpu: instances per thread in lockstep (ensemble/lane_runner.hpp; 1: one at a time)
 };
 
 // Resolves a --backend value. Throws std::invalid_argument for an unknown name and std::runtime_error when `cuda`

@@ -53,6 +53,20 @@ MYRIAD_HD_INLINE S scalar_atan2(const S& y, const S& x) {
 MYRIAD_HD_INLINE double value_of(double x) { return x; }
 MYRIAD_HD_INLINE float value_of(float x) { return x; }
 
+// Whether x is positive, judged on the value (a Dual's derivatives do not count; Lanes overload it: every lane).
+template <class S>
+MYRIAD_HD_INLINE bool is_positive(const S& x) {
+  return value_of(x) > 0.0;
+}
+
+// Whether S carries several instances side by side (core/lanes.hpp specializes it): the force elements that have
+// no lane form (bushings, tires) are not compiled for it, and the lane runner leaves models with them to the
+// scalar path (ensemble/lane_runner.hpp, lanes_supported).
+template <class S>
+struct is_lanes {
+  static constexpr bool value = false;
+};
+
 // Whether x is exactly the constant v: for a Dual (its overload), the value and no derivative.
 MYRIAD_HD_INLINE bool is_exactly(double x, double v) { return x == v; }
 MYRIAD_HD_INLINE bool is_exactly(float x, double v) { return x == v; }

@@ -106,9 +106,9 @@ MYRIAD_HD void articulated_body_solve(const CompiledModel& model, const TreeWork
 }
 
 // Forward dynamics of the tree: qdd = M^-1 (Q_applied - C(q, v) - G(q)). O(n). Returns false on a singular joint
-// inertia; qdd is then unspecified.
-template <class S, class K>
-MYRIAD_HD bool forward_dynamics(const CompiledModel& model, const K& k, double t, const S* q, const S* v,
+// inertia; qdd is then unspecified. Time T is a double, or Lanes for several instances at once (core/lanes.hpp).
+template <class S, class K, class T>
+MYRIAD_HD bool forward_dynamics(const CompiledModel& model, const K& k, const T& t, const S* q, const S* v,
                                 TreeWorkspace<S>& w, S* qdd) {
   tree_kinematics(model, k, q, v, w);
   applied_forces(model, k, t, q, v, w);

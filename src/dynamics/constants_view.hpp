@@ -9,7 +9,7 @@ template <class K>
 struct ConstantsView {
   const K& k;
   int offset;
-  MYRIAD_HD_INLINE double operator[](int i) const { return k[offset + i]; }
+  MYRIAD_HD_INLINE auto operator[](int i) const { return k[offset + i]; }
 };
 
 }  // namespace myriad

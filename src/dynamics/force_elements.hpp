@@ -37,6 +37,27 @@ MYRIAD_HD_INLINE S actuator_input(const CompiledModel& model, const K& k, int in
   return time_input<S>(m.value, m.rate, t);
 }
 
+// The value and the rate of time function `index` at t as scalar S (see time_input): a moving end point's travel
+// along its direction and its speed, a road's height and its rate.
+template <class S, class K, class T>
+MYRIAD_HD_INLINE void time_function_inputs(const CompiledModel& model, const K& k, int index, const T& t, S& value,
+                                           S& rate) {
+  const TimeValue m = time_function_value(model, k, index, value_of(t));
+  value = time_input<S>(m.value, m.rate, t);
+  rate = time_input<S>(m.rate, m.acceleration, t);
+}
+
+// A one-sided element (ForceElement::acts) acts only on its side of the free length (a tire in contact, a rope
+// taut) and then never with the other sign (a tire's damper does not pull it back to the road): elsewhere its
+// tension and damper force are zero. The cut is on values, so a Dual tension keeps its derivatives where the
+// element acts and has none where it does not: the Jacobians stay exact on either side of the kink.
+template <class S>
+MYRIAD_HD_INLINE void cut_one_sided(int acts, const S& stretch, S& tension, S& damper) {
+  const double x = value_of(stretch), value = value_of(tension);
+  const bool acting = acts == 1 ? x < 0.0 && value <= 0.0 : x > 0.0 && value >= 0.0;
+  if (!acting) tension = damper = S(0);
+}
+
 // State of a TSDA: length, its rate, tension, and the world geometry needed to apply it.
 template <class S>
 struct TsdaState {
@@ -54,10 +75,11 @@ MYRIAD_HD_INLINE void tsda_end(const CompiledModel& model, const K& k, const Tre
     body_point_state(w, body, local, p, vel);
     return;
   }
-  const TimeValue m = time_function_value(model, k, motion, value_of(t));
+  S travel, speed;
+  time_function_inputs(model, k, motion, t, travel, speed);
   const Vec3<S> d = load_vec3<S>(k, direction);
-  p = local + time_input<S>(m.value, m.rate, t) * d;
-  vel = time_input<S>(m.rate, m.acceleration, t) * d;
+  p = local + travel * d;
+  vel = speed * d;
 }
 
 template <class S, class K, class T>
@@ -80,15 +102,7 @@ MYRIAD_HD TsdaState<S> tsda_state(const CompiledModel& model, const K& k, const 
   // A preload pushes the ends apart with a constant force (a strut's installed spring force at l = l0).
   s.tension = spring + damper - S(k[c + kTsdaPreload]) + actuator_input<S>(model, k, f.actuator, t);
   s.damper = damper;
-  // A one-sided element (ForceElement::acts) acts only on its side of the free length (a tire in contact, a
-  // rope taut) and then never with the other sign (a tire's damper does not pull it back to the road). The cut
-  // is on values, so a Dual tension keeps its derivatives where the element acts and has none where it does not:
-  // the Jacobians stay exact on either side of the kink.
-  if (f.acts != 0) {
-    const double x = value_of(stretch), tension = value_of(s.tension);
-    const bool acting = f.acts == 1 ? x < 0.0 && tension <= 0.0 : x > 0.0 && tension >= 0.0;
-    if (!acting) s.tension = s.damper = S(0);
-  }
+  if (f.acts != 0) cut_one_sided(f.acts, stretch, s.tension, s.damper);
   return s;
 }
 
@@ -133,13 +147,15 @@ MYRIAD_HD void applied_forces(const CompiledModel& model, const K& k, const T& t
         w.tau[model.joints[f.joint].v_index + f.index] += actuator_input<S>(model, k, f.actuator, t);
         break;
       case 3:  // bushing (dynamics/bushing.hpp)
-        apply_bushing(k, f, w);
+        if constexpr (!is_lanes<S>::value) apply_bushing(k, f, w);
         break;
-      case 4: {  // tire (dynamics/tire_force.hpp) on the road z = h(t)
-        const TimeValue road = time_function_value(model, k, f.motion1, value_of(t));
-        apply_tire(k, f, time_input<S>(road.value, road.rate, t), time_input<S>(road.rate, road.acceleration, t), w);
+      case 4:  // tire (dynamics/tire_force.hpp) on the road z = h(t)
+        if constexpr (!is_lanes<S>::value) {
+          S road, road_rate;
+          time_function_inputs(model, k, f.motion1, t, road, road_rate);
+          apply_tire(k, f, road, road_rate, w);
+        }
         break;
-      }
       default: break;
     }
   }

@@ -10,7 +10,7 @@ namespace myriad {
 template <class S>
 MYRIAD_HD bool invert_small_spd(const S* a, int n, S* inv) {
   if (n == 1) {  // the common 1-DOF joint, without the loops: the same operations as below, so the same bits
-    if (!(value_of(a[0]) > 0.0)) return false;
+    if (!is_positive(a[0])) return false;
     const S L = scalar_sqrt(a[0]);
     inv[0] = (S(1.0) / L) / L;
     return true;
@@ -21,7 +21,7 @@ MYRIAD_HD bool invert_small_spd(const S* a, int n, S* inv) {
       S sum = a[i * n + j];
       for (int p = 0; p < j; ++p) sum -= L[i * 6 + p] * L[j * 6 + p];
       if (i == j) {
-        if (!(value_of(sum) > 0.0)) return false;
+        if (!is_positive(sum)) return false;
         L[i * 6 + i] = scalar_sqrt(sum);
       } else {
         L[i * 6 + j] = sum / L[j * 6 + j];

@@ -9,6 +9,7 @@
 
 #include "ensemble/ensemble_kpis.hpp"
 #include "ensemble/instance_blocks.hpp"
+#include "ensemble/lane_runner.hpp"
 #include "ensemble/simulate_instance.hpp"
 #include "model/model_limits.hpp"
 
@@ -88,7 +89,11 @@ void run_worker(const CompiledModel& model, const Ensemble& ensemble, const RunS
 
 EnsembleResult run_ensemble_cpu(const CompiledModel& model, const Ensemble& ensemble, const RunSpec& spec,
                                 const std::vector<double>& output_times, int threads, RunProgress* progress,
-                                bool keep_series) {
+                                bool keep_series, int lanes) {
+  if (!valid_lane_count(lanes))
+    throw std::invalid_argument("lanes: " + std::to_string(lanes) + " is not 1, 2, 4 or 8");
+  if (lanes > 1 && lanes_supported(model, spec))
+    return run_ensemble_lanes(model, ensemble, spec, output_times, threads, lanes, progress, keep_series);
   const int n_times = static_cast<int>(output_times.size());
   return run_ensemble_instances(
       model, ensemble, spec, output_times, threads,

@@ -17,9 +17,13 @@ namespace myriad {
 // and zero counters: the caller discards the result). The result's
 // `threads` is the number that ran: fewer than asked when the system refuses to create more (worker_threads.hpp).
 // keep_series false: no time series is kept (result.values empty), only the named KPIs, computed on line.
+// lanes: instances each thread integrates in lockstep where the model and method allow (ensemble/lane_runner.hpp;
+// 1, 2, 4 or 8); the results are the same whatever it is.
+constexpr int kDefaultCpuLanes = 4;
 EnsembleResult run_ensemble_cpu(const CompiledModel& model, const Ensemble& ensemble, const RunSpec& spec,
                                 const std::vector<double>& output_times, int threads,
-                                RunProgress* progress = nullptr, bool keep_series = true);
+                                RunProgress* progress = nullptr, bool keep_series = true,
+                                int lanes = kDefaultCpuLanes);
 
 // How one instance is run to the end: its constants k, initial q and v, its scratch (instance_scratch_layout
 // bytes, not initialized), its outputs, work counters and KPI state (null when the model names no KPIs); returns

@@ -177,6 +177,16 @@ MYRIAD_HD inline InstanceScratchLayout instance_scratch_layout(const CompiledMod
   return l;
 }
 
+// A tree model's ODE over an instance's scratch (its chart base, coordinates and tree workspace).
+template <class K>
+MYRIAD_HD_INLINE TreeOde<K> tree_instance_ode(const CompiledModel& model, const K& k, void* scratch,
+                                              const InstanceScratchLayout& l) {
+  double* d = static_cast<double*>(scratch);
+  unsigned char* bytes = static_cast<unsigned char*>(scratch);
+  return TreeOde<K>{&model, k, d + l.base_q, d + l.q, d + l.qdd,
+                    carve_tree_workspace<double>(model, bytes + l.tree_offset, nullptr)};
+}
+
 // Models with loops: y = (x_ind, v_ind), 2 ndof doubles, then the loop scratch in double (and in Dual for the
 // Rosenbrock methods' Jacobians). tree_offset / second_order_offset hold those two scratch offsets.
 MYRIAD_HD inline InstanceScratchLayout loop_instance_scratch_layout(const CompiledModel& model, Method method) {
@@ -240,9 +250,11 @@ MYRIAD_HD void integrate_piecewise(const CompiledModel& model, const K& k, const
       // algebra) carries over.
       const long long budget = progress.integration.budget;
       const bool external_lu = progress.integration.external_lu;
+      const bool external_step = progress.integration.external_step;
       progress.integration = IntegrationProgress{};
       progress.integration.budget = budget;
       progress.integration.external_lu = external_lu;
+      progress.integration.external_step = external_step;
       progress.in_segment = true;
     }
     SegmentObserver<Observer> segment{&observer, progress.first, progress.count};
@@ -406,8 +418,7 @@ MYRIAD_HD bool advance_instance(const CompiledModel& model, const K& k, const do
   const InstanceScratchLayout l = instance_scratch_layout(model, spec.method);
   double* d = static_cast<double*>(scratch);
   unsigned char* bytes = static_cast<unsigned char*>(scratch);
-  TreeOde<K> ode{&model, k, d + l.base_q, d + l.q, d + l.qdd,
-                 carve_tree_workspace<double>(model, bytes + l.tree_offset, nullptr)};
+  TreeOde<K> ode = tree_instance_ode(model, k, scratch, l);
   double* y = d + l.y;
   double* x = d + l.xw;
   double* w = x + model.nv;

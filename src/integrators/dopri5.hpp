@@ -35,9 +35,10 @@ MYRIAD_HD_INLINE const double* dopri5_stage(const double* step_work, int n, int 
 // y or k1. work: dopri5_step_workspace_size(n) doubles; on success it holds k2..k6 (dopri5_stage) for
 // dopri5_dense_output. Cost: 6 derivative evaluations (counted; fewer if one fails) and O(n). Returns false
 // if a derivative evaluation failed (outputs then partial).
-template <class System>
-MYRIAD_HD bool dopri5_step(System& sys, double t, double h, const double* y, const double* k1, double* y_new,
-                           double* error, double* k7, double* work, IntegratorStats& stats) {
+//   S is double, or Lanes for several instances' steps at once (core/lanes.hpp; the lane runner).
+template <class System, class S>
+MYRIAD_HD bool dopri5_step(System& sys, const S& t, const S& h, const S* y, const S* k1, S* y_new, S* error, S* k7,
+                           S* work, IntegratorStats& stats) {
   constexpr double c2 = 1.0 / 5.0, c3 = 3.0 / 10.0, c4 = 4.0 / 5.0, c5 = 8.0 / 9.0;
   constexpr double a21 = 1.0 / 5.0;
   constexpr double a31 = 3.0 / 40.0, a32 = 9.0 / 40.0;
@@ -54,12 +55,12 @@ MYRIAD_HD bool dopri5_step(System& sys, double t, double h, const double* y, con
                    e6 = 22.0 / 525.0, e7 = -1.0 / 40.0;
 
   const int n = sys.dimension();
-  double* k2 = work;  // stage derivatives k2..k6 (n each), written here
-  double* k3 = work + n;
-  double* k4 = work + 2 * n;
-  double* k5 = work + 3 * n;
-  double* k6 = work + 4 * n;
-  double* y_stage = work + 5 * n;  // the state at which the next stage is evaluated (n)
+  S* k2 = work;  // stage derivatives k2..k6 (n each), written here
+  S* k3 = work + n;
+  S* k4 = work + 2 * n;
+  S* k5 = work + 3 * n;
+  S* k6 = work + 4 * n;
+  S* y_stage = work + 5 * n;  // the state at which the next stage is evaluated (n)
 
   for (int i = 0; i < n; ++i) y_stage[i] = y[i] + h * (a21 * k1[i]);
   ++stats.function_evaluations;
@@ -182,13 +183,29 @@ MYRIAD_HD InstanceStatus integrate_dopri5(System& sys, double t0, double* y, con
   for (;;) {
     // An underflowing h ends the run with the reason of the last rejection (non_finite or step_size_too_small).
     InstanceStatus result = InstanceStatus::ok;
-    if (!begin_adaptive_attempt(progress, control, t_end, &result)) return result;
+    const bool taken = progress.external_step && progress.stage == 1;  // the caller's step is back
+    if (!taken && !begin_adaptive_attempt(progress, control, t_end, &result)) return result;
     const bool last = progress.last;
     const double h_try = progress.h_try;
     double* k1 = progress.swapped ? derivative_b : derivative_a;
     double* k7 = progress.swapped ? derivative_a : derivative_b;
 
-    const bool evaluated = dopri5_step(sys, t, h_try, y, k1, y_new, error, k7, step_work, stats);
+    bool evaluated;
+    if (taken) {
+      progress.stage = -1;
+      evaluated = progress.step_evaluated;
+    } else if (progress.external_step) {
+      progress.stage = 1;
+      progress.step_y = y;
+      progress.step_k1 = k1;
+      progress.step_y_new = y_new;
+      progress.step_error = error;
+      progress.step_k7 = k7;
+      progress.step_work = step_work;
+      return InstanceStatus::ok;
+    } else {
+      evaluated = dopri5_step(sys, t, h_try, y, k1, y_new, error, k7, step_work, stats);
+    }
     const double err = evaluated ? error_norm(n, y, y_new, error, control.rtol, control.atol) : 0.0;
     if (!evaluated || !is_finite(err)) {
       ++stats.rejected;

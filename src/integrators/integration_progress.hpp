@@ -57,6 +57,24 @@ struct IntegrationProgress {
   double lu_threshold = 0.0;
   int lu_info = 0;
 
+  // A step taken by the caller (the lane runner, ensemble/lane_runner.hpp: several instances' steps at once on one
+  // core). With external_step set, DOPRI5 stops at each step attempt after its step control has opened it, with
+  // stage 1, the attempt's t and h_try, and the step's arrays below, and returns as if its budget were used up. The
+  // caller takes dopri5_step(t, h_try, step_y, step_k1) into step_y_new, step_error, step_k7 and step_work, counts
+  // its function evaluations, sets step_evaluated to what dopri5_step returned and calls again; the integrator
+  // goes on from there (accept or reject, outputs, rebase) exactly as after its own call.
+  bool external_step = false;
+  bool step_evaluated = false;
+  const double* step_y = nullptr;
+  const double* step_k1 = nullptr;
+  double* step_y_new = nullptr;
+  double* step_error = nullptr;
+  double* step_k7 = nullptr;
+  double* step_work = nullptr;
+
+  // Whether an attempt waits for the caller's step (external_step).
+  MYRIAD_HD_INLINE bool step_pending() const { return external_step && stage == 1 && phase != Phase::finished; }
+
   MYRIAD_HD_INLINE bool finished() const { return phase == Phase::finished; }
   // Ends the integration with `result`, which it returns (the integrators write `return progress.finish(...)`).
   MYRIAD_HD_INLINE InstanceStatus finish(InstanceStatus result) {

@@ -38,15 +38,7 @@ void expect_twin_equals_fused(TwinRunner run_twin, Method method) {
     // 70 instances: more than one group of the cycle; a parameter spread so that their step sequences differ.
     // The 9-body chains' Jacobians cost 0.1 s an instance here: 8 of them.
     const int n = compiled->nv > 6 ? 8 : 70;
-    ParameterTable t;
-    t.source = "generated";
-    if (!model.parameters.empty()) {
-      t.names = {model.parameters[0].name};
-      const double base = model.parameters[0].value;
-      for (int i = 0; i < n; ++i)
-        t.rows.push_back({base != 0.0 ? base * (0.8 + 0.4 * i / (n - 1)) : -0.1 + 0.2 * i / (n - 1)});
-    }
-    const Ensemble e = build_ensemble(model, *compiled, n, model.parameters.empty() ? nullptr : &t, {});
+    const Ensemble e = spread_first_parameter(model, *compiled, n);
     const std::vector<double> times = output_grid(0.0, std::min(0.3, model.simulation.t_end), 0.05);
     RunSpec spec;
     spec.method = method;

@@ -19,6 +19,20 @@ inline EnsembleResult run_model(const Model& model, const RunSpec& spec, const s
   return run_ensemble_cpu(*compiled, ensemble, spec, times, threads);
 }
 
+// n instances with the model's first parameter spread over +-20% (-0.1 .. 0.1 where it is 0), so that their step
+// sequences differ; all alike when the model has no parameters.
+inline Ensemble spread_first_parameter(const Model& model, const CompiledModel& compiled, int n) {
+  ParameterTable t;
+  t.source = "generated";
+  if (!model.parameters.empty()) {
+    t.names = {model.parameters[0].name};
+    const double base = model.parameters[0].value;
+    for (int i = 0; i < n; ++i)
+      t.rows.push_back({base != 0.0 ? base * (0.8 + 0.4 * i / (n - 1)) : -0.1 + 0.2 * i / (n - 1)});
+  }
+  return build_ensemble(model, compiled, n, model.parameters.empty() ? nullptr : &t, {});
+}
+
 inline RunSpec rk4(double h) {
   RunSpec spec;
   spec.method = Method::rk4;

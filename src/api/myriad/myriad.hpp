@@ -90,6 +90,7 @@ struct RunOptions {
   std::optional<std::string> integrator;     // rk4 | dopri5 | rn4 | ros2w
   std::string backend = "auto";              // auto | reference | cpu | cuda
   int threads = 0;                           // reference and cpu; 0: all hardware threads
+  int lanes = 4;  // cpu: instances each thread integrates in lockstep where it can (1, 2, 4, 8); same results
   std::optional<std::string> gpu_strategy;   // cuda: fused | warp | shared-lu | staged
   std::optional<long long> gpu_step_budget;  // cuda: step attempts per launch; 0: to the end
 };

@@ -1,0 +1,32 @@
+#pragma once
+// The cpu backend with several instances per thread in lockstep (issue 19 item 3): each thread keeps W instances
+// in the lanes of core/lanes.hpp and takes their integration steps together, so one core's vector units and its
+// per-body loop overheads serve W instances at a time. Everything but the step itself (step control, outputs,
+// input breakpoints, chart rebases, failures) is each instance's own scalar code (IntegrationProgress's
+// external_step), so the results are run_ensemble_cpu's one-at-a-time results, bit for bit.
+#include <vector>
+
+#include "ensemble/ensemble.hpp"
+#include "ensemble/ensemble_result.hpp"
+#include "ensemble/run_progress.hpp"
+#include "ensemble/run_spec.hpp"
+
+namespace myriad {
+
+// The lane counts there are (1: one instance at a time, the scalar path).
+bool valid_lane_count(int lanes);
+
+// The vector instructions this build's lane runner was compiled for ("AVX2" or "SSE2"; CMake MYRIAD_LANES_AVX2).
+const char* lane_instruction_set();
+
+// Whether the lane runner takes this run: DOPRI5 on a tree model whose force elements all have a lane form (not
+// bushings or tires). Others run one instance at a time.
+bool lanes_supported(const CompiledModel& model, const RunSpec& spec);
+
+// run_ensemble_cpu's contract, with `lanes` (2, 4 or 8) instances in flight on each thread; requires
+// lanes_supported. An instance's wall time is from its start to its end, with its lane mates' work inside.
+EnsembleResult run_ensemble_lanes(const CompiledModel& model, const Ensemble& ensemble, const RunSpec& spec,
+                                  const std::vector<double>& output_times, int threads, int lanes,
+                                  RunProgress* progress = nullptr, bool keep_series = true);
+
+}  // namespace myriad
