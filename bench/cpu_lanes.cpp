@@ -2,8 +2,9 @@
 // at a time: seconds and nanoseconds per instance-step of DOPRI5 ensembles on one core and on every core, lanes
 // 1 (the scalar path), 2, 4 and 8, on the quarter car (with its own outputs every 5 ms, whose recording stays one
 // instance at a time, and with outputs at the two ends alone: the integration itself), the stiff double
-// pendulum, the free body (quaternion charts, mapped lane by lane) and the spatial chain. Each row checks that
-// its values are the one-at-a-time run's bit for bit. Best of three runs.
+// pendulum, the free body (quaternion charts, mapped lane by lane) and the spatial chain; and RK4 (h = 1 ms) on
+// the active suspension, as its Gymnasium environment integrates it. Each row checks that its values are the
+// one-at-a-time run's bit for bit. Best of three runs.
 // Usage: cpu_lanes [--instances N] [--out FILE.md]   (defaults 2000, bench/results/cpu_lanes.md)
 #include <algorithm>
 #include <chrono>
@@ -23,6 +24,7 @@ struct Case {
   std::string label, file, parameter;
   double rtol, atol, t_end, dt_out;  // dt_out 0: outputs at t0 and t_end alone
   int instance_divisor;              // the 16-DOF chain runs N / 10 instances
+  Method method = Method::dopri5;    // rk4: h = 1 ms
 };
 
 struct Timing {
@@ -73,6 +75,8 @@ int main(int argc, char** argv) {
       {"free body, outputs at the ends", "models/free_body.json", "m", 1e-8, 1e-10, 2.0, 0.0, 1},
       {"spatial chain (9 bodies, 16 DOF), outputs at the ends", "models/spatial_chain.json", "k_slide", 1e-6, 1e-8, 1.0,
        0.0, 10},
+      {"active suspension, RK4 h = 1 ms, outputs at the ends", "models/active_suspension.json", "k_s", 0.0, 0.0, 1.0,
+       0.0, 1, Method::rk4},
   };
   const int all_threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   std::ostringstream table;
@@ -95,7 +99,8 @@ int main(int argc, char** argv) {
     }();
     const std::vector<double> times = c.dt_out > 0.0 ? output_grid(0.0, c.t_end, c.dt_out)
                                                      : std::vector<double>{0.0, c.t_end};
-    const RunSpec spec = bench::adaptive(Method::dopri5, c.rtol, c.atol);
+    RunSpec spec = bench::adaptive(c.method, c.rtol, c.atol);
+    spec.h = 1e-3;
     if (!lanes_supported(*compiled, spec)) throw std::logic_error(c.file + ": not taken by the lane runner");
     for (const int threads : {1, all_threads}) {
       if (threads == all_threads && all_threads == 1) continue;
@@ -114,8 +119,9 @@ int main(int argc, char** argv) {
   }
   std::ostringstream doc;
   doc << "# The cpu backend with instances in vector lanes\n\n"
-      << "Issue 19 item 3. Written by `bench/cpu_lanes.cpp` (its header says what each row runs). DOPRI5; an "
-         "instance-step is a step attempt (accepted or rejected); ns per instance-step counts thread time (seconds "
+      << "Issue 19 item 3. Written by `bench/cpu_lanes.cpp` (its header says what each row runs). DOPRI5 but the "
+         "last case (RK4); an instance-step is a step attempt (accepted or rejected); ns per instance-step counts "
+         "thread time (seconds "
          "x threads); \"same bits\" compares every value and status with the one-at-a-time run's.\n\n"
       << "Machine: " << bench::machine_description() << "; lane runner compiled for " << lane_instruction_set()
       << "; command: `build/bench/cpu_lanes --instances " << instances << "`\n\n"

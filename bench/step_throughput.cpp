@@ -9,8 +9,9 @@
 // bench/python/bench_env_steps.py's; this is the same loop without Python, on every backend. Each row also gives
 // the largest relative difference of the cuda backend's observations from the cpu backend's after 5 env steps
 // from the same start (the same inputs on both).
-// Usage: step_throughput [--max-n N] [--one-thread-max-n N] [--seconds S] [--out FILE.md]
-//        (defaults 16384, 16384, 1, bench/results/step_throughput.md)
+// --lanes L sets the cpu backend's instances per thread in lockstep (RunOptions::lanes; 1: one at a time).
+// Usage: step_throughput [--max-n N] [--one-thread-max-n N] [--seconds S] [--lanes L] [--out FILE.md]
+//        (defaults 16384, 16384, 1, 4, bench/results/step_throughput.md)
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -79,6 +80,7 @@ std::string rate(const Row& r, long long n) {
 int main(int argc, char** argv) {
   long long max_n = 16384, one_thread_max_n = 16384;
   double seconds = 1.0;
+  int lanes = 4;
   std::string out_path = bench::source_path("bench/results/step_throughput.md");
   std::ostringstream command;
   command << "build/bench/step_throughput";
@@ -88,6 +90,7 @@ int main(int argc, char** argv) {
     if (arg == "--max-n") max_n = std::atoll(value.c_str());
     else if (arg == "--one-thread-max-n") one_thread_max_n = std::atoll(value.c_str());
     else if (arg == "--seconds") seconds = std::atof(value.c_str());
+    else if (arg == "--lanes") lanes = std::atoi(value.c_str());
     else if (arg == "--out") out_path = value;
     else {
       std::cerr << "step_throughput: unknown option " << arg << "\n";
@@ -104,7 +107,8 @@ int main(int argc, char** argv) {
      << "Device: " << (gpu ? device : "none (" + device + "): no cuda column") << "  \n"
      << "Command: `" << command.str() << "` (Release)\n\n"
      << "env steps per second (environments x timed steps / wall seconds; each env step: set_inputs, advance, "
-     << "observe), timed for at least " << seconds << " s a cell. cuda: the state on the device, the observations "
+     << "observe), timed for at least " << seconds << " s a cell; the cpu backend with " << lanes
+     << " instance(s) per thread in lockstep (lanes). cuda: the state on the device, the observations "
      << "copied to a host array; cuda, in place: observe_in_place, the observations left in device memory (what a "
      << "consumer on the GPU imports through DLPack). cuda vs cpu: the largest difference of the cuda backend's "
      << "observations from the all-thread cpu backend's after 5 env steps from the same start, relative to "
@@ -115,6 +119,7 @@ int main(int argc, char** argv) {
     if (n > max_n) break;
     api::SimulatorOptions o;
     o.instances = n;
+    o.run.lanes = lanes;
     md << "| " << n << " | ";
     if (n <= one_thread_max_n) {
       o.threads = 1;

@@ -85,7 +85,7 @@ int main(int argc, char** argv) {
   sim_cmd->add_option("--threads", sim.threads, "threads of the cpu and reference backends (default 0: all)");
   sim_cmd->add_option("--lanes", sim.lanes,
                       "cpu: instances each thread integrates in lockstep in its vector lanes, where the model and "
-                      "method allow (dopri5 on tree models without bushings or tires): 1 (one at a time), 2, 4 or 8 "
+                      "method allow (dopri5, rk4 on tree models without bushings or tires): 1 (one at a time), 2, 4 or 8 "
                       "(default 4); the results are the same bit for bit");
   sim_cmd->add_option("--backend", sim.backend, "auto | reference | cpu | cuda (auto: cuda when a GPU is present)")
       ->check(CLI::IsMember({"auto", "reference", "cpu", "cuda"}));

@@ -1,5 +1,6 @@
 // api::Simulator, the stepping API: N instances of one model, each with its own t, q, v, inputs, parameters and
-// status, advanced together by step_instance (src/ensemble/step_instance.hpp) on a persistent pool of threads, or
+// status, advanced together by step_instance (src/ensemble/step_instance.hpp) on a persistent pool of threads (four
+// at a time per thread in vector lanes where the model and method allow: ensemble/lane_runner.hpp), or
 // on the cuda backend by the step kernel (backends/cuda_stepper.hpp), a thread per instance running the same
 // per-instance body. On the cuda backend the state lives on the device: advance, set_inputs and observe work there,
 // and the host's copy is brought up to date only when a host call reads it (reset, get_state, times, status).
@@ -26,6 +27,7 @@
 #include "ensemble/device_instances.hpp"
 #include "ensemble/ensemble.hpp"
 #include "ensemble/parameter_table.hpp"
+#include "ensemble/lane_runner.hpp"
 #include "ensemble/step_instance.hpp"
 #include "model/compile.hpp"
 
@@ -126,6 +128,7 @@ struct Simulator::Impl {
   long long n = 0;
   int nq = 0, nv = 0, n_inputs = 0, n_params = 0, n_signals = 0, n_constants = 0;
   std::size_t scratch_doubles = 0;  // per worker
+  int lanes = 1;  // cpu: instances a worker steps in lockstep (ensemble/lane_runner.hpp); 1 where it cannot
   std::vector<FlatInputSlot> slots;  // where the inputs land in an instance's constants (input_slots, flattened)
   std::vector<double> lower, upper, input_defaults;
   std::vector<double> base_parameters;  // defaults + overrides
@@ -172,9 +175,9 @@ struct Simulator::Impl {
 
   double* k(long long i) { return constants.data() + i * n_constants; }
 
-  // Runs body(i) for every i in [0, n) with mask (null: all) on the pool; body gets the worker's scratch.
+  // Runs body(begin, end, scratch) for chunks covering [0, n) on the pool; body gets the worker's scratch.
   template <class Body>
-  void for_each(const Body& body, const std::atomic<bool>* cancel = nullptr) const {
+  void for_each_chunk(const Body& body, const std::atomic<bool>* cancel = nullptr) const {
     std::atomic<long long> next{0};
     std::atomic<bool> cancelled{false};
     pool->run([&](int w) {
@@ -186,11 +189,20 @@ struct Simulator::Impl {
         }
         const long long begin = next.fetch_add(kChunk);
         if (begin >= n) return;
-        const long long end = std::min(n, begin + kChunk);
-        for (long long i = begin; i < end; ++i) body(i, s);
+        body(begin, std::min(n, begin + kChunk), s);
       }
     });
     if (cancelled) throw Cancelled();
+  }
+
+  // Runs body(i, scratch) for every i in [0, n) on the pool.
+  template <class Body>
+  void for_each(const Body& body, const std::atomic<bool>* cancel = nullptr) const {
+    for_each_chunk(
+        [&](long long begin, long long end, void* s) {
+          for (long long i = begin; i < end; ++i) body(i, s);
+        },
+        cancel);
   }
 
   // Writes gain * u of instance i's inputs into its constants (the host's copy; the caller says what the device
@@ -255,6 +267,7 @@ Simulator::Simulator(const LoadedModel& model, const SimulatorOptions& options) 
   check_overrides(options.overrides, s.mi->model);
   s.spec = run.spec;
   const CompiledModel& c = *s.compiled;
+  s.lanes = options.run.lanes > 1 && lanes_supported(c, s.spec) ? options.run.lanes : 1;
   s.n = options.instances;
   s.nq = c.nq;
   s.nv = c.nv;
@@ -372,6 +385,16 @@ void Simulator::advance(double dt, const std::atomic<bool>* cancel) {
     s.push();
     s.device->advance(dt);
     s.host_state_current = s.host_status_current = false;
+    return;
+  }
+  // Fewer instances than lanes (a single environment) would pay for the idle lanes' work: one at a time then.
+  if (s.lanes > 1 && s.n >= s.lanes) {
+    s.for_each_chunk(
+        [&](long long begin, long long end, void*) {
+          step_instances_in_lanes(c, s.spec, dt, begin, end, s.constants.data(), s.n_constants, s.t.data(),
+                                  s.q.data(), s.v.data(), s.status.data(), s.lanes);
+        },
+        cancel);
     return;
   }
   s.for_each(

@@ -9,6 +9,7 @@
 #include "ensemble/ensemble_kpis.hpp"
 #include "ensemble/instance_blocks.hpp"
 #include "ensemble/simulate_instance.hpp"
+#include "ensemble/step_instance.hpp"
 
 namespace myriad {
 
@@ -23,7 +24,8 @@ const char* lane_instruction_set() {
 }
 
 bool lanes_supported(const CompiledModel& model, const RunSpec& spec) {
-  if (spec.method != Method::dopri5 || model.constraints.m > 0 || model.nv <= 0) return false;
+  if ((spec.method != Method::dopri5 && spec.method != Method::rk4) || model.constraints.m > 0 || model.nv <= 0)
+    return false;
   for (int e = 0; e < model.n_forces; ++e) {
     const int type = model.forces[e].type;
     if (type == 3 || type == 4) return false;  // bushing, tire: no lane form (force_elements.hpp)
@@ -35,19 +37,19 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// One lane: the instance in it (-1: none) with its own scratch, constants and initial state.
+// One lane: the instance in it (-1: none), its constants, scratch (instance_scratch_layout bytes) and counters.
 struct LaneSlot {
   long long instance = -1;
-  std::vector<double> scratch, constants, q, v, rows;
-  double* outputs = nullptr;
-  double* kpi_state = nullptr;
-  Clock::time_point start;
+  const double* constants = nullptr;
+  double* scratch = nullptr;
+  IntegratorStats* stats = nullptr;
 };
 
 // A thread's lanes and the arrays of their joint step.
 template <int W>
 struct LaneGroup {
   const CompiledModel& model;
+  Method method;  // dopri5 or rk4
   InstanceScratchLayout layout;
   int n;  // state dimension, 2 nv
   LaneSlot slots[W];
@@ -56,12 +58,12 @@ struct LaneGroup {
   LaneTreeOde<W> ode;
 
   LaneGroup(const CompiledModel& m, const RunSpec& spec)
-      : model(m), layout(instance_scratch_layout(m, spec.method)), n(2 * m.nv) {
+      : model(m), method(spec.method), layout(instance_scratch_layout(m, spec.method)), n(2 * m.nv) {
     std::size_t tree_bytes = 0;
     carve_tree_workspace<Lanes<W>>(model, nullptr, &tree_bytes);
     columns.resize(static_cast<std::size_t>(model.n_constants) + 1);
     q.resize(static_cast<std::size_t>(model.nq) + 1);
-    state.resize(static_cast<std::size_t>(11 * n));  // t-less step arrays: y, k1, y_new, error, k7, work (6n)
+    state.resize(static_cast<std::size_t>(11 * n));  // the step's arrays: y, k1, y_new, error, k7, work (6n)
     tree.resize(tree_bytes / sizeof(Lanes<W>) + 2);
     y_lane.resize(static_cast<std::size_t>(n) + 1);
     q_lane.resize(static_cast<std::size_t>(model.nq) + 1);
@@ -73,72 +75,111 @@ struct LaneGroup {
     ode.rate_lane = rate_lane.data();
     ode.q = q.data();
     ode.w = carve_tree_workspace<Lanes<W>>(model, tree.data(), nullptr);
-    for (LaneSlot& s : slots) {
-      s.scratch.assign(layout.bytes / sizeof(double) + 1, 0.0);
-      s.constants.assign(static_cast<std::size_t>(model.n_constants) + 1, 0.0);
-      s.q.assign(static_cast<std::size_t>(model.nq) + 1, 0.0);
-      s.v.assign(static_cast<std::size_t>(model.nv) + 1, 0.0);
-    }
   }
 
-  IntegrationProgress& integration(int j) { return instance_progress(slots[j].scratch.data()).integration; }
+  IntegrationProgress& integration(int j) { return instance_progress(slots[j].scratch).integration; }
 
   // Lane j computes with lane `from`'s constants, chart base and state (from == j: its own).
   void load_lane(int j, int from) {
-    LaneSlot& s = slots[from];
+    const LaneSlot& s = slots[from];
     for (int c = 0; c < model.n_constants; ++c) columns[c].set(j, s.constants[c]);
-    ode.constants.rows[j] = s.constants.data();
-    ode.base_q[j] = s.scratch.data() + layout.base_q;
+    ode.constants.rows[j] = s.constants;
+    ode.base_q[j] = s.scratch + layout.base_q;
   }
 
-  // Takes the pending DOPRI5 steps of the lanes in `pending` (count > 0) together; lanes without one repeat the
-  // first pending lane's step and their results are dropped. A group whose evaluation fails anywhere takes each
-  // pending step again alone, so a failing instance gets its scalar outcome and its lane mates theirs.
-  void take_steps(const int* pending, int count, bool* is_pending, std::vector<IntegratorStats>& stats) {
+  // Puts an instance into lane j: its scratch readied for advance_instance with the steps handed over.
+  void begin(int j, long long instance, const double* constants, double* scratch, IntegratorStats* stats) {
+    LaneSlot& s = slots[j];
+    s.instance = instance;
+    s.constants = constants;
+    s.scratch = scratch;
+    s.stats = stats;
+    begin_instance(scratch);
+    integration(j).external_step = true;
+    load_lane(j, j);
+  }
+
+  // Takes the pending steps (DOPRI5's dopri5_step, RK4's rk4_step_to_end) of the lanes in `pending` (count > 0)
+  // together; lanes without one repeat the first pending lane's step and their results are dropped. A group whose
+  // evaluation fails anywhere takes each pending step again alone, so a failing instance gets its scalar outcome
+  // and its lane mates theirs.
+  void take_steps(const int* pending, int count, const bool* is_pending) {
+    const bool dopri5 = method == Method::dopri5;
     Lanes<W>* y = state.data();
     Lanes<W>* k1 = y + n;
     Lanes<W>* y_new = k1 + n;
     Lanes<W>* error = y_new + n;
     Lanes<W>* k7 = error + n;
     Lanes<W>* work = k7 + n;
-    Lanes<W> t, h;
+    const int work_size = dopri5 ? dopri5_step_workspace_size(n) : rk4_step_workspace_size(n);
+    Lanes<W> t, h, t_end;
     for (int j = 0; j < W; ++j) {
       const int from = is_pending[j] ? j : pending[0];
       if (!is_pending[j]) load_lane(j, from);
       const IntegrationProgress& p = integration(from);
       t.set(j, p.t);
       h.set(j, p.h_try);
+      t_end.set(j, p.step_t_end);
       for (int i = 0; i < n; ++i) {
         y[i].set(j, p.step_y[i]);
         k1[i].set(j, p.step_k1[i]);
       }
     }
     IntegratorStats group_stats;
-    const bool evaluated = dopri5_step(ode, t, h, y, k1, y_new, error, k7, work, group_stats);
+    const bool evaluated = dopri5 ? dopri5_step(ode, t, h, y, k1, y_new, error, k7, work, group_stats)
+                                  : rk4_step_to_end(ode, t, h, t_end, y, k1, y_new, k7, work, group_stats);
     for (int c = 0; c < count; ++c) {
       const int j = pending[c];
       IntegrationProgress& p = integration(j);
-      IntegratorStats& own = stats[static_cast<std::size_t>(slots[j].instance)];
-      if (evaluated) {
-        for (int i = 0; i < n; ++i) {
-          p.step_y_new[i] = y_new[i][j];
-          p.step_error[i] = error[i][j];
-          p.step_k7[i] = k7[i][j];
-        }
-        for (int i = 0; i < 6 * n; ++i) p.step_work[i] = work[i][j];
-        own.function_evaluations += 6;
-      } else {
-        TreeOde<const double*> alone =
-            tree_instance_ode(model, static_cast<const double*>(slots[j].constants.data()),
-                              slots[j].scratch.data(), layout);
-        p.step_evaluated = dopri5_step(alone, p.t, p.h_try, p.step_y, p.step_k1, p.step_y_new, p.step_error,
-                                       p.step_k7, p.step_work, own);
+      if (!evaluated) {
+        TreeOde<const double*> alone = tree_instance_ode(model, slots[j].constants, slots[j].scratch, layout);
+        p.step_evaluated = dopri5 ? dopri5_step(alone, p.t, p.h_try, p.step_y, p.step_k1, p.step_y_new,
+                                                p.step_error, p.step_k7, p.step_work, *slots[j].stats)
+                                  : rk4_step_to_end(alone, p.t, p.h_try, p.step_t_end, p.step_y, p.step_k1,
+                                                    p.step_y_new, p.step_k7, p.step_work, *slots[j].stats);
         continue;
       }
+      for (int i = 0; i < n; ++i) {
+        p.step_y_new[i] = y_new[i][j];
+        p.step_k7[i] = k7[i][j];
+        if (dopri5) p.step_error[i] = error[i][j];
+      }
+      for (int i = 0; i < work_size; ++i) p.step_work[i] = work[i][j];
+      slots[j].stats->function_evaluations += group_stats.function_evaluations;
       p.step_evaluated = true;
     }
   }
 };
+
+// Runs instances through a thread's W lanes until none is left: fill(j) puts the next instance into an empty lane
+// j with group.begin (false: there is none), advance(j) calls advance_instance for lane j's instance and returns
+// whether it finished, finish(j) takes a finished one out. Between rounds the pending steps go together.
+template <int W, class Fill, class Advance, class Finish>
+void drive_lanes(LaneGroup<W>& group, Fill&& fill, Advance&& advance, Finish&& finish) {
+  for (;;) {
+    int pending[W];
+    bool is_pending[W];
+    int count = 0;
+    for (int j = 0; j < W; ++j) {
+      LaneSlot& s = group.slots[j];
+      is_pending[j] = false;
+      for (;;) {
+        if (s.instance < 0 && !fill(j)) break;
+        if (!advance(j)) {
+          if (!group.integration(j).step_pending())
+            throw std::logic_error("lane runner: an instance stopped without a step to take");
+          pending[count++] = j;
+          is_pending[j] = true;
+          break;
+        }
+        finish(j);
+        s.instance = -1;
+      }
+    }
+    if (count == 0) return;
+    group.take_steps(pending, count, is_pending);
+  }
+}
 
 template <int W>
 void run_lane_worker(const CompiledModel& model, const Ensemble& ensemble, const RunSpec& spec,
@@ -149,9 +190,23 @@ void run_lane_worker(const CompiledModel& model, const Ensemble& ensemble, const
   const std::size_t per_instance = times.size() * static_cast<std::size_t>(model.n_outputs);
   const bool series = !result.values.empty() || per_instance == 0;
   const std::size_t kpi_doubles = static_cast<std::size_t>(model.n_kpis) * kKpiStateDoubles;
+  // Each lane's own constants, initial state, scratch and (without kept series) output rows.
+  struct Own {
+    std::vector<double> constants, q, v, scratch, rows;
+    double* outputs = nullptr;
+    double* kpi_state = nullptr;
+    Clock::time_point start;
+  } own[W];
+  for (Own& o : own) {
+    o.constants.assign(static_cast<std::size_t>(model.n_constants) + 1, 0.0);
+    o.q.assign(static_cast<std::size_t>(model.nq) + 1, 0.0);
+    o.v.assign(static_cast<std::size_t>(model.nv) + 1, 0.0);
+    o.scratch.assign(group.layout.bytes / sizeof(double) + 1, 0.0);
+    if (!series) o.rows.assign(per_instance, 0.0);
+  }
   long long next = 0, end = 0;  // the instances of this thread's current block not yet in a lane
   bool exhausted = false;
-  const auto next_instance = [&](long long& i) {
+  const auto fill = [&](int j) {
     if (next == end) {
       long long begin = 0, stop = 0;
       if (exhausted || (progress && progress->cancelled()) || !blocks.claim(begin, stop)) {
@@ -161,58 +216,80 @@ void run_lane_worker(const CompiledModel& model, const Ensemble& ensemble, const
       next = begin;
       end = stop;
     }
-    i = next++;
+    const long long i = next++;
+    const std::size_t index = static_cast<std::size_t>(i);
+    Own& o = own[j];
+    o.start = Clock::now();
+    ensemble.gather_constants(static_cast<int>(i), o.constants.data());
+    ensemble.gather_initial_state(static_cast<int>(i), o.q.data(), o.v.data());
+    o.outputs = series ? result.values.data() + per_instance * index : o.rows.data();
+    o.kpi_state = kpi_doubles > 0 ? result.kpi_state.data() + kpi_doubles * index : nullptr;
+    group.begin(j, i, o.constants.data(), o.scratch.data(), &result.stats[index]);
     return true;
   };
-  const auto start_instance = [&](int j, long long i) {
-    LaneSlot& s = group.slots[j];
-    s.instance = i;
-    s.start = Clock::now();
-    ensemble.gather_constants(static_cast<int>(i), s.constants.data());
-    ensemble.gather_initial_state(static_cast<int>(i), s.q.data(), s.v.data());
-    if (!series) s.rows.resize(per_instance);
-    s.outputs = series ? result.values.data() + per_instance * static_cast<std::size_t>(i) : s.rows.data();
-    s.kpi_state = kpi_doubles > 0 ? result.kpi_state.data() + kpi_doubles * static_cast<std::size_t>(i) : nullptr;
-    begin_instance(s.scratch.data());
-    group.integration(j).external_step = true;
-    group.load_lane(j, j);
+  const auto advance = [&](int j) {
+    const LaneSlot& s = group.slots[j];
+    return advance_instance(model, s.constants, own[j].q.data(), own[j].v.data(), spec, times.data(), n_times,
+                            s.scratch, own[j].outputs, *s.stats, -1, own[j].kpi_state);
   };
+  const auto finish = [&](int j) {
+    const std::size_t index = static_cast<std::size_t>(group.slots[j].instance);
+    result.status[index] = instance_progress(group.slots[j].scratch).status;
+    result.wall_seconds[index] = std::chrono::duration<double>(Clock::now() - own[j].start).count();
+    if (progress) progress->finished(1);
+  };
+  drive_lanes(group, fill, advance, finish);
+}
 
-  for (;;) {
-    int pending[W];
-    bool is_pending[W];
-    int count = 0;
-    for (int j = 0; j < W; ++j) {
-      LaneSlot& s = group.slots[j];
-      is_pending[j] = false;
-      for (;;) {
-        if (s.instance < 0) {
-          long long i = 0;
-          if (!next_instance(i)) break;
-          start_instance(j, i);
-        }
-        const std::size_t index = static_cast<std::size_t>(s.instance);
-        const double* k = s.constants.data();
-        if (!advance_instance(model, k, s.q.data(), s.v.data(), spec, times.data(), n_times, s.scratch.data(),
-                              s.outputs, result.stats[index], -1, s.kpi_state)) {
-          if (!group.integration(j).step_pending())
-            throw std::logic_error("lane runner: an instance stopped without a step to take");
-          pending[count++] = j;
-          is_pending[j] = true;
-          break;
-        }
-        result.status[index] = instance_progress(s.scratch.data()).status;
-        result.wall_seconds[index] = std::chrono::duration<double>(Clock::now() - s.start).count();
-        s.instance = -1;
-        if (progress) progress->finished(1);
-      }
-    }
-    if (count == 0) return;
-    group.take_steps(pending, count, is_pending, result.stats);
-  }
+template <int W>
+void step_lanes(const CompiledModel& model, const RunSpec& spec, double dt, long long begin, long long end,
+                const double* constants, int n_constants, double* t, double* q, double* v, int* status) {
+  LaneGroup<W> group(model, spec);
+  const std::size_t scratch_doubles = step_scratch_bytes(model, spec.method) / sizeof(double) + 1;
+  std::vector<double> scratch(W * scratch_doubles, 0.0);
+  IntegratorStats stats[W];
+  RunSpec run[W];
+  double t_end[W];
+  long long next = begin;
+  const auto fill = [&](int j) {
+    while (next < end && status[next] != 0) ++next;
+    if (next >= end) return false;
+    const long long i = next++;
+    run[j] = spec;
+    run[j].t0 = t[i];
+    t_end[j] = t[i] + dt;
+    stats[j] = IntegratorStats{};
+    group.begin(j, i, constants + i * n_constants, scratch.data() + j * scratch_doubles, &stats[j]);
+    return true;
+  };
+  const auto advance = [&](int j) {
+    const LaneSlot& s = group.slots[j];
+    const long long i = s.instance;
+    double* signals = s.scratch + (group.layout.bytes + 63) / 64 * 64 / sizeof(double);
+    return advance_instance(model, s.constants, q + i * model.nq, v + i * model.nv, run[j], &t_end[j], 1,
+                            s.scratch, signals, *s.stats, -1);
+  };
+  const auto finish = [&](int j) {
+    const LaneSlot& s = group.slots[j];
+    const long long i = s.instance;
+    status[i] = static_cast<int>(finish_step_instance(model, s.constants, spec.method, t[i], t_end[j], s.scratch,
+                                                      q + i * model.nq, v + i * model.nv));
+  };
+  drive_lanes(group, fill, advance, finish);
 }
 
 }  // namespace
+
+void step_instances_in_lanes(const CompiledModel& model, const RunSpec& spec, double dt, long long begin,
+                             long long end, const double* constants, int n_constants, double* t, double* q,
+                             double* v, int* status, int lanes) {
+  switch (lanes) {
+    case 2: return step_lanes<2>(model, spec, dt, begin, end, constants, n_constants, t, q, v, status);
+    case 4: return step_lanes<4>(model, spec, dt, begin, end, constants, n_constants, t, q, v, status);
+    case 8: return step_lanes<8>(model, spec, dt, begin, end, constants, n_constants, t, q, v, status);
+    default: throw std::invalid_argument("lanes: " + std::to_string(lanes) + " is not 2, 4 or 8");
+  }
+}
 
 EnsembleResult run_ensemble_lanes(const CompiledModel& model, const Ensemble& ensemble, const RunSpec& spec,
                                   const std::vector<double>& output_times, int threads, int lanes,

@@ -19,8 +19,8 @@ bool valid_lane_count(int lanes);
 // The vector instructions this build's lane runner was compiled for ("AVX2" or "SSE2"; CMake MYRIAD_LANES_AVX2).
 const char* lane_instruction_set();
 
-// Whether the lane runner takes this run: DOPRI5 on a tree model whose force elements all have a lane form (not
-// bushings or tires). Others run one instance at a time.
+// Whether the lane runner takes this run: DOPRI5 or RK4 on a tree model whose force elements all have a lane form
+// (not bushings or tires). Others run one instance at a time.
 bool lanes_supported(const CompiledModel& model, const RunSpec& spec);
 
 // run_ensemble_cpu's contract, with `lanes` (2, 4 or 8) instances in flight on each thread; requires
@@ -28,5 +28,13 @@ bool lanes_supported(const CompiledModel& model, const RunSpec& spec);
 EnsembleResult run_ensemble_lanes(const CompiledModel& model, const Ensemble& ensemble, const RunSpec& spec,
                                   const std::vector<double>& output_times, int threads, int lanes,
                                   RunProgress* progress = nullptr, bool keep_series = true);
+
+// api::Simulator::advance on the cpu backend for instances [begin, end) with `lanes` (2, 4 or 8) of them in flight:
+// each instance i whose status[i] is 0 goes from (t[i], q_i, v_i) to t[i] + dt with its constants (row i of an
+// N x n_constants table) as step_instance takes it, and gets its status; the same bits as step_instance. Requires
+// lanes_supported. t (N), q (N x nq), v (N x nv), status (N).
+void step_instances_in_lanes(const CompiledModel& model, const RunSpec& spec, double dt, long long begin,
+                             long long end, const double* constants, int n_constants, double* t, double* q,
+                             double* v, int* status, int lanes);
 
 }  // namespace myriad

@@ -63,6 +63,19 @@ MYRIAD_HD inline std::size_t step_scratch_bytes(const CompiledModel& model, Meth
   return integration + (static_cast<std::size_t>(model.n_outputs) * sizeof(double) + 63) / 64 * 64;
 }
 
+// The end of step_instance once advance_instance has finished the instance's run to t_end in `scratch`: its status,
+// and when ok q and v from the scratch and t = t_end (t, q, v untouched otherwise). O(n) (loops: a Newton solve).
+template <class K>
+MYRIAD_HD InstanceStatus finish_step_instance(const CompiledModel& model, const K& k, Method method, double& t,
+                                              double t_end, void* scratch, double* q, double* v) {
+  const InstanceStatus status = instance_progress(scratch).status;
+  if (status != InstanceStatus::ok) return status;
+  // A loop model's expansion reads only the scratch, so q and v are untouched when it fails.
+  if (!instance_end_state(model, k, method, t_end, scratch, q, v)) return InstanceStatus::projection_failed;
+  t = t_end;
+  return InstanceStatus::ok;
+}
+
 // Integrates one instance from (t, q, v) to t + dt (spec: method, h, control, max_steps; spec.t0 is ignored) with
 // constants k. On success returns ok and advances t, q, v; on failure returns the status and leaves t, q, v as they
 // were. stats counts the work. Cost: that of advance_instance over [t, t + dt].
@@ -77,12 +90,7 @@ MYRIAD_HD InstanceStatus step_instance(const CompiledModel& model, const K& k, c
       reinterpret_cast<double*>(bytes + (instance_scratch_layout(model, spec.method).bytes + 63) / 64 * 64);
   begin_instance(scratch);
   advance_instance(model, k, q, v, run, &t_end, 1, scratch, signals, stats, -1);
-  const InstanceStatus status = instance_progress(scratch).status;
-  if (status != InstanceStatus::ok) return status;
-  // A loop model's expansion reads only the scratch, so q and v are untouched when it fails.
-  if (!instance_end_state(model, k, spec.method, t_end, scratch, q, v)) return InstanceStatus::projection_failed;
-  t = t_end;
-  return InstanceStatus::ok;
+  return finish_step_instance(model, k, spec.method, t, t_end, scratch, q, v);
 }
 
 // What one thread of the cuda step kernel does for instance i of n, on the device's layout: the constants in the

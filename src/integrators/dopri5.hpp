@@ -183,7 +183,7 @@ MYRIAD_HD InstanceStatus integrate_dopri5(System& sys, double t0, double* y, con
   for (;;) {
     // An underflowing h ends the run with the reason of the last rejection (non_finite or step_size_too_small).
     InstanceStatus result = InstanceStatus::ok;
-    const bool taken = progress.external_step && progress.stage == 1;  // the caller's step is back
+    const bool taken = kExternalSteps && progress.external_step && progress.stage == 1;  // the caller's step is back
     if (!taken && !begin_adaptive_attempt(progress, control, t_end, &result)) return result;
     const bool last = progress.last;
     const double h_try = progress.h_try;
@@ -194,14 +194,8 @@ MYRIAD_HD InstanceStatus integrate_dopri5(System& sys, double t0, double* y, con
     if (taken) {
       progress.stage = -1;
       evaluated = progress.step_evaluated;
-    } else if (progress.external_step) {
-      progress.stage = 1;
-      progress.step_y = y;
-      progress.step_k1 = k1;
-      progress.step_y_new = y_new;
-      progress.step_error = error;
-      progress.step_k7 = k7;
-      progress.step_work = step_work;
+    } else if (kExternalSteps && progress.external_step) {
+      hand_over_step(progress, t, h_try, last ? t_end : t + h_try, y, k1, y_new, error, k7, step_work);
       return InstanceStatus::ok;
     } else {
       evaluated = dopri5_step(sys, t, h_try, y, k1, y_new, error, k7, step_work, stats);

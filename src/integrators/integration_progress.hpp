@@ -13,6 +13,14 @@
 
 namespace myriad {
 
+// Whether an integrator may hand its steps to the caller (IntegrationProgress::external_step): on the host, where
+// the lane runner takes them; never in a kernel, whose integrators compile without that branch.
+#ifdef __CUDA_ARCH__
+constexpr bool kExternalSteps = false;
+#else
+constexpr bool kExternalSteps = true;
+#endif
+
 struct IntegrationProgress {
   enum class Phase : int { fresh, stepping, finished };
   Phase phase = Phase::fresh;
@@ -58,13 +66,15 @@ struct IntegrationProgress {
   int lu_info = 0;
 
   // A step taken by the caller (the lane runner, ensemble/lane_runner.hpp: several instances' steps at once on one
-  // core). With external_step set, DOPRI5 stops at each step attempt after its step control has opened it, with
-  // stage 1, the attempt's t and h_try, and the step's arrays below, and returns as if its budget were used up. The
-  // caller takes dopri5_step(t, h_try, step_y, step_k1) into step_y_new, step_error, step_k7 and step_work, counts
-  // its function evaluations, sets step_evaluated to what dopri5_step returned and calls again; the integrator
+  // core). With external_step set, DOPRI5 and RK4 stop at each step attempt after their step control has opened
+  // it, with stage 1, the attempt's t and h_try, and the step's arrays below, and return as if their budget were
+  // used up. The caller takes DOPRI5's dopri5_step(t, h_try, step_y, step_k1) into step_y_new, step_error, step_k7
+  // and step_work, or RK4's rk4_step_to_end(t, h_try, step_t_end, step_y, step_k1) into step_y_new, step_k7 and
+  // step_work, with the instance's stats, sets step_evaluated to what it returned and calls again; the integrator
   // goes on from there (accept or reject, outputs, rebase) exactly as after its own call.
   bool external_step = false;
   bool step_evaluated = false;
+  double step_t_end = 0.0;
   const double* step_y = nullptr;
   const double* step_k1 = nullptr;
   double* step_y_new = nullptr;
@@ -73,7 +83,9 @@ struct IntegrationProgress {
   double* step_work = nullptr;
 
   // Whether an attempt waits for the caller's step (external_step).
-  MYRIAD_HD_INLINE bool step_pending() const { return external_step && stage == 1 && phase != Phase::finished; }
+  MYRIAD_HD_INLINE bool step_pending() const {
+    return kExternalSteps && external_step && stage == 1 && phase != Phase::finished;
+  }
 
   MYRIAD_HD_INLINE bool finished() const { return phase == Phase::finished; }
   // Ends the integration with `result`, which it returns (the integrators write `return progress.finish(...)`).
@@ -89,6 +101,23 @@ struct IntegrationProgress {
     return true;
   }
 };
+
+// Leaves an attempt's step to the caller (IntegrationProgress::external_step) with stage 1: its start t, size h
+// and end time t_end, its state y and start derivative k1, and where the results go (error: DOPRI5's alone).
+MYRIAD_HD_INLINE void hand_over_step(IntegrationProgress& progress, double t, double h, double t_end,
+                                     const double* y, const double* k1, double* y_new, double* error, double* k7,
+                                     double* work) {
+  progress.stage = 1;
+  progress.t = t;
+  progress.h_try = h;
+  progress.step_t_end = t_end;
+  progress.step_y = y;
+  progress.step_k1 = k1;
+  progress.step_y_new = y_new;
+  progress.step_error = error;
+  progress.step_k7 = k7;
+  progress.step_work = work;
+}
 
 // The checks that open an attempt of the adaptive integrators (DOPRI5, RN4, ROS2-W): h clipped to h_max, the
 // minimum step (the status then says why the last attempt was rejected), max_steps, the call's budget. Returns

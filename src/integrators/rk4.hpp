@@ -25,8 +25,8 @@ MYRIAD_HD_INLINE int rk4_workspace_size(int n) { return 3 * n + rk4_step_workspa
 // y_new must not alias y. work: rk4_step_workspace_size(n) doubles. Cost: 3 derivative evaluations (counted
 // in stats.function_evaluations; fewer if one fails) and O(n). Returns false if a derivative evaluation
 // failed, y_new then holds a partial sum.
-template <class System, class Real>
-MYRIAD_HD bool rk4_step(System& sys, double t, double h, const Real* y, const Real* dydt, Real* y_new,
+template <class System, class Real, class T>
+MYRIAD_HD bool rk4_step(System& sys, const T& t, const T& h, const Real* y, const Real* dydt, Real* y_new,
                         Real* work, IntegratorStats& stats) {
   const int n = sys.dimension();
   Real* k = work;            // the current stage derivative k2, k3 or k4 (n)
@@ -55,6 +55,22 @@ MYRIAD_HD bool rk4_step(System& sys, double t, double h, const Real* y, const Re
   return true;
 }
 
+// rk4_step to y_new and the derivative there, dydt_end = f(t_next, y_new), which is the next step's start
+// derivative: false when a stage or that evaluation fails or y_new is not finite (y_new, dydt_end then partial).
+// T is double, or Lanes for several instances' steps at once (core/lanes.hpp; the lane runner). Cost: 4
+// derivative evaluations (counted; fewer on failure) and O(n).
+template <class System, class Real, class T>
+MYRIAD_HD bool rk4_step_to_end(System& sys, const T& t, const T& h, const T& t_next, const Real* y, const Real* dydt,
+                               Real* y_new, Real* dydt_end, Real* work, IntegratorStats& stats) {
+  if (!rk4_step(sys, t, h, y, dydt, y_new, work, stats)) return false;
+  const int n = sys.dimension();
+  for (int i = 0; i < n; ++i) {
+    if (!is_finite(y_new[i])) return false;
+  }
+  ++stats.function_evaluations;
+  return sys.derivative(t_next, y_new, dydt_end);
+}
+
 // Cubic Hermite interpolation on a step [t, t + h] from the values and derivatives at both ends (HNW I,
 // sec. II.6, eq. 6.7), at theta = (t_out - t) / h in [0, 1]:
 //   u(theta) = (1 - theta) y0 + theta y1 + theta (theta - 1) ((1 - 2 theta)(y1 - y0) + (theta - 1) h f0
@@ -71,6 +87,19 @@ MYRIAD_HD_INLINE void hermite_dense_output(int n, double theta, double h, const 
     y_out[i] = one_minus * y0[i] + th * y1[i] +
                w * (slope * difference + start_weight * f0[i] + end_weight * f1[i]);
   }
+}
+
+// Leaves a step for the caller (IntegrationProgress::external_step: it takes rk4_step_to_end) with stage 1; true.
+// Steps on doubles only: a float integration (the Lorenz kernels) never hands one over (false).
+MYRIAD_HD_INLINE bool hand_over_rk4_step(IntegrationProgress& progress, double t, double h, double t_next,
+                                         double* y, double* dydt, double* y_new, double* dydt_end, double* work) {
+  hand_over_step(progress, t, h, t_next, y, dydt, y_new, nullptr, dydt_end, work);
+  return true;
+}
+template <class Real>
+MYRIAD_HD_INLINE bool hand_over_rk4_step(IntegrationProgress&, double, double, double, Real*, Real*, Real*, Real*,
+                                         Real*) {
+  return false;
 }
 
 // Integrates y' = f(t, y) with classical RK4 at fixed step h from t0 to T = output_times[n_outputs - 1] and
@@ -130,8 +159,11 @@ MYRIAD_HD InstanceStatus integrate_rk4(System& sys, double t0, double h, Real* y
 
   for (;;) {
     const long long k = progress.attempts;
-    if (k >= max_steps) return progress.finish(InstanceStatus::max_steps);
-    if (!progress.take_attempt()) return InstanceStatus::ok;
+    const bool taken = kExternalSteps && progress.external_step && progress.stage == 1;  // the caller's step is back
+    if (!taken) {
+      if (k >= max_steps) return progress.finish(InstanceStatus::max_steps);
+      if (!progress.take_attempt()) return InstanceStatus::ok;
+    }
     Real* dydt_start = progress.swapped ? derivative_b : derivative_a;
     Real* dydt_end = progress.swapped ? derivative_a : derivative_b;
     const double t = t0 + static_cast<double>(k) * h;
@@ -140,13 +172,17 @@ MYRIAD_HD InstanceStatus integrate_rk4(System& sys, double t0, double h, Real* y
     const double h_step = last ? remaining : h;
     const double t_next = last ? t_end : t0 + static_cast<double>(k + 1) * h;
 
-    if (!rk4_step(sys, t, h_step, y, dydt_start, y_end, step_work, stats))
-      return progress.finish(InstanceStatus::non_finite);
-    for (int i = 0; i < n; ++i) {
-      if (!is_finite(y_end[i])) return progress.finish(InstanceStatus::non_finite);
+    bool stepped;
+    if (taken) {
+      progress.stage = -1;
+      stepped = progress.step_evaluated;
+    } else if (kExternalSteps && progress.external_step &&
+               hand_over_rk4_step(progress, t, h_step, t_next, y, dydt_start, y_end, dydt_end, step_work)) {
+      return InstanceStatus::ok;
+    } else {
+      stepped = rk4_step_to_end(sys, t, h_step, t_next, y, dydt_start, y_end, dydt_end, step_work, stats);
     }
-    ++stats.function_evaluations;
-    if (!sys.derivative(t_next, y_end, dydt_end)) return progress.finish(InstanceStatus::non_finite);
+    if (!stepped) return progress.finish(InstanceStatus::non_finite);
     ++stats.steps;
 
     while (next_output < n_outputs && output_times[next_output] <= t_next) {

@@ -27,10 +27,12 @@ void expect_same_run(const EnsembleResult& lanes, const EnsembleResult& alone) {
     EXPECT_EQ(lanes.stats[i].function_evaluations, alone.stats[i].function_evaluations) << "instance " << i;
   }
   std::size_t differing = 0;
-  for (std::size_t i = 0; i < alone.values.size(); ++i) differing += same_bits(lanes.values[i], alone.values[i]) ? 0 : 1;
+  for (std::size_t i = 0; i < alone.values.size(); ++i)
+    differing += same_bits(lanes.values[i], alone.values[i]) ? 0 : 1;
   EXPECT_EQ(differing, 0u) << "of " << alone.values.size() << " values";
   ASSERT_EQ(lanes.kpis.size(), alone.kpis.size());
-  for (std::size_t i = 0; i < alone.kpis.size(); ++i) EXPECT_TRUE(same_bits(lanes.kpis[i], alone.kpis[i])) << "KPI " << i;
+  for (std::size_t i = 0; i < alone.kpis.size(); ++i)
+    EXPECT_TRUE(same_bits(lanes.kpis[i], alone.kpis[i])) << "KPI " << i;
 }
 
 TEST(LaneRunner, EveryShippedTreeModelGivesTheOneAtATimeResultsBitForBit) {
@@ -39,17 +41,22 @@ TEST(LaneRunner, EveryShippedTreeModelGivesTheOneAtATimeResultsBitForBit) {
     SCOPED_TRACE(file);
     const Model model = load_model_file(file);
     const auto compiled = compile(model);
-    RunSpec spec = dopri5(1e-6, 1e-8);
-    spec.max_steps = 20000;
-    if (!lanes_supported(*compiled, spec)) continue;
+    if (!lanes_supported(*compiled, dopri5(1e-6, 1e-8))) continue;
     ++taken;
     // 11 instances: no lane count divides it.
     const Ensemble e = spread_first_parameter(model, *compiled, 11);
     const std::vector<double> times = output_grid(0.0, std::min(0.6, model.simulation.t_end), 0.02);
-    const EnsembleResult alone = run_ensemble_cpu(*compiled, e, spec, times, 1, nullptr, true, 1);
-    for (const int lanes : {2, 4, 8}) {
-      SCOPED_TRACE(lanes);
-      expect_same_run(run_ensemble_cpu(*compiled, e, spec, times, 2, nullptr, true, lanes), alone);
+    RunSpec fixed = rk4(1e-3);  // the stiff models blow up at this h: their failures must match too
+    fixed.max_steps = 20000;
+    RunSpec adaptive = dopri5(1e-6, 1e-8);
+    adaptive.max_steps = 20000;
+    for (const RunSpec& spec : {adaptive, fixed}) {
+      SCOPED_TRACE(spec.method == Method::rk4 ? "rk4" : "dopri5");
+      const EnsembleResult alone = run_ensemble_cpu(*compiled, e, spec, times, 1, nullptr, true, 1);
+      for (const int lanes : {2, 4, 8}) {
+        SCOPED_TRACE(lanes);
+        expect_same_run(run_ensemble_cpu(*compiled, e, spec, times, 2, nullptr, true, lanes), alone);
+      }
     }
   }
   // The pendulums, the quarter cars, the active suspension, the chains, the free body (quaternion charts), the
@@ -57,15 +64,17 @@ TEST(LaneRunner, EveryShippedTreeModelGivesTheOneAtATimeResultsBitForBit) {
   EXPECT_GE(taken, 12);
 }
 
-TEST(LaneRunner, TakesDopri5OnTreeModelsWithoutBushingsOrTires) {
+TEST(LaneRunner, TakesDopri5AndRk4OnTreeModelsWithoutBushingsOrTires) {
   const auto pendulum = compile(load_model_file(model_path("stiff_double_pendulum.json")));
   EXPECT_TRUE(lanes_supported(*pendulum, dopri5(1e-6, 1e-8)));
-  EXPECT_FALSE(lanes_supported(*pendulum, rk4(1e-3)));
+  EXPECT_TRUE(lanes_supported(*pendulum, rk4(1e-3)));
   RunSpec rn4 = dopri5(1e-6, 1e-8);
   rn4.method = Method::rn4;
   EXPECT_FALSE(lanes_supported(*pendulum, rn4));
   const auto corner = compile(load_model_file(model_path("double_wishbone_corner.json")));
   EXPECT_FALSE(lanes_supported(*corner, dopri5(1e-6, 1e-8)));  // loops
+  const auto full_car = compile(load_model_file(model_path("full_car.json")));
+  EXPECT_FALSE(lanes_supported(*full_car, dopri5(1e-6, 1e-8)));  // tires
 }
 
 TEST(LaneRunner, AnInstanceThatFailsInAJointStepGetsItsOwnOutcomeAndItsMatesGoOn) {
