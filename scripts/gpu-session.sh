@@ -13,7 +13,8 @@
 #           (scripts/compare_study_kpis.py), the CLI as a user runs it (cuda against cpu on every core, compared by
 #           scripts/compare_ensemble_csv.py), the stepping API's env steps per second (step_throughput), an
 #           ncu profile of the fused kernel (RN4, N = 1e5), the crossover from n = 8, batched LU,
-#           lorenz_calibration and an ncu profile of its float32 kernel, the step-budget probe.
+#           lorenz_calibration and an ncu profile of its float32 kernel, the step-budget probe; the Python package's
+#           cuda tests and env steps when the bundle has it (step python; carry .whl too, with gymnasium's wheels).
 #           A step that would not fit the time left is skipped and says so; GPU_SESSION_STEPS=cli,lorenz (say)
 #           runs only those (a second call on the still-warm machine, for what the first had to skip). After each step the logs and
 #           results are packed into $OUT/gpu_session.tar.gz and a line goes to $OUT/summary.txt, so a call cut
@@ -67,11 +68,22 @@ case "$stage" in
     fi
     targets=()
     for p in "${programs[@]}"; do targets+=(--target "$(basename "$p")"); done
+    # The Python package too (the device step `python`) when build-gpu was configured for it: with the device's
+    # interpreter (3.12) and a pybind11 that reads NumPy 2 (the device's NumPy; Debian's 2.10 does not), e.g.
+    #   cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DMYRIAD_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 \
+    #     -DMYRIAD_BUILD_PYTHON=ON -DPython_EXECUTABLE=<python3.12> -Dpybind11_DIR=$(<python3.12> -m pybind11 --cmakedir)
+    python_package=
+    if grep -q '^MYRIAD_BUILD_PYTHON:BOOL=ON' "$build/CMakeCache.txt"; then python_package=1; targets+=(--target _myriad); fi
     cmake --build "$build" -j "$(nproc)" "${targets[@]}"
     rm -rf .gpu && mkdir -p .gpu/stage/bin .gpu/stage/lib
     for p in "${programs[@]}"; do cp "$build/$p" .gpu/stage/bin/; done
+    if [ -n "$python_package" ]; then
+      cp -r "$build/python" .gpu/stage/python
+      find .gpu/stage/python -name __pycache__ -prune -exec rm -rf {} +
+    fi
     # Libraries outside the C runtime, except the CUDA ones the device's toolkit has (cuBLAS is hundreds of MB).
-    for p in .gpu/stage/bin/*; do
+    for p in .gpu/stage/bin/* .gpu/stage/python/myriad/_myriad*.so; do
+      [ -e "$p" ] || continue
       ldd "$p" | awk '/=> \//{print $3}'
     done | sort -u | grep -Ev '/(libc|libm|libdl|librt|libpthread|libstdc\+\+|libgcc_s|ld-linux[^/]*|libcuda|libcublas[^/]*)\.so' \
       | while read -r lib; do cp -L "$lib" .gpu/stage/lib/; done
@@ -166,6 +178,9 @@ case "$stage" in
       --one-thread-max-n 16384 --out "$work/results/step_throughput.md"
     step ncu 60 "$self" _profile
     step nsys 40 "$self" _stepper_trace
+    # The Python package on the device (issue 16): test_api's cuda tests (observe_in_place into PyTorch by DLPack)
+    # and the env's steps per second on the cuda backend beside the cpu backend (bench_env_steps.py --backends).
+    step python 120 "$self" _python
     # From n = 8 to 16 by default: the second session's 120 s reached n = 4 (the warp strategy takes 31 s there);
     # the rows are written as they finish, so a cut-off run keeps them (GPU_CROSSOVER_MIN_N for a next call).
     # At 1e5 instances the six GPU columns of n = 8 outran 148 s (H100) and 95 s (H200): GPU_CROSSOVER_INSTANCES
@@ -290,6 +305,23 @@ case "$stage" in
       grep "^$name: " "$progress" || echo "$name: no verdict"
       [ "$(cat "$work/$name.rc" 2>/dev/null || echo "?")" = 0 ] || rc=1
     done
+    exit $rc
+    ;;
+  _python)  # the bundle's Python package under the device's python3 (PyTorch, NumPy 2), gymnasium carried as wheels
+    device_env
+    [ -d .gpu/unpacked/python/myriad ] || { echo "the bundle has no Python package (build-gpu without MYRIAD_BUILD_PYTHON)"; exit 1; }
+    site=$work/site
+    if compgen -G '.whl/*.whl' > /dev/null; then
+      python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target "$site" .whl/*.whl
+    fi
+    export PYTHONPATH=$PWD/.gpu/unpacked/python${PYTHONPATH:+:$PYTHONPATH}:$site MYRIAD_CLI=$bin/myriad \
+      MYRIAD_SOURCE_DIR=$source_dir PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1
+    python3 -c 'import myriad, numpy, torch; print("myriad", myriad.__version__, "numpy", numpy.__version__, "torch", torch.__version__)'
+    rc=0
+    timeout -k 5 "${GPU_PYTHON_TEST_SECONDS:-45}" python3 -m pytest -q -p no:cacheprovider -rs tests/python/test_api.py \
+      -k "cuda" || rc=$?
+    python3 bench/python/bench_env_steps.py --backends cpu,cuda --sizes "${GPU_ENV_SIZES:-1,64,1024,16384}" \
+      --target 1e5 --md "$work/results/env_steps_cuda.md" || rc=1
     exit $rc
     ;;
   _study)  # issue 18's study on the cuda backend against the cpu backend on every core: the road LHS study

@@ -9,6 +9,10 @@ N = 1, 64, 1024, 16384 environments, beside two peers on the same machine in the
   same physics step as Myriad's env (h = 1 ms, 10 steps per 0.01 s env step), 1 thread and all threads;
 * Gymnasium SyncVectorEnv over a small MuJoCo-based gymnasium.Env of the same MJCF (mj_step x 10 per env step).
 
+With `--backends cpu,cuda` (a machine with a device) Myriad's env also runs on the cuda backend (the same env, its
+observations copied back to NumPy each step as a user's policy reads them), and its accuracy row is added. Where
+MuJoCo is not installed (the device machine's image) its columns read n/a and the table says so.
+
 Every run drives each environment with its own road (the Myriad env's ISO 8608 draw, seed 0) and an open-loop
 force F_k = 1500 sin(0.3 k + 0.1 i) (env i, step k), since mujoco.rollout takes open-loop controls.
 
@@ -18,6 +22,7 @@ error over the env steps of the sprung position z_s and the sprung velocity v_s.
 
     PYTHONPATH=build-py/python python3 bench/python/bench_env_steps.py [--sizes 1,64,1024,16384] [--md FILE]
     PYTHONPATH=build-py/python python3 bench/python/bench_env_steps.py --breakdown   # Myriad's per-step costs
+    PYTHONPATH=build-gpu/python python3 bench/python/bench_env_steps.py --backends cpu,cuda --sizes 1,1024,65536
 """
 from __future__ import annotations
 
@@ -93,8 +98,8 @@ def road_at(times, road_t, heights):
 
 
 # ---------------- Myriad ----------------
-def bench_myriad(n, steps, threads):
-    env = myriad.gym.ActiveSuspensionVecEnv(n, threads=threads)
+def bench_myriad(n, steps, threads, backend="cpu"):
+    env = myriad.gym.ActiveSuspensionVecEnv(n, threads=threads, backend=backend)
     env.reset(seed=0)
     f = forces(n, steps)
     t0 = time.perf_counter()
@@ -104,8 +109,8 @@ def bench_myriad(n, steps, threads):
     return n * steps / wall, wall
 
 
-def myriad_trajectory(steps):
-    env = myriad.gym.ActiveSuspensionVecEnv(1, threads=1)
+def myriad_trajectory(steps, backend="cpu"):
+    env = myriad.gym.ActiveSuspensionVecEnv(1, threads=1, backend=backend)
     env.reset(seed=0)
     f = forces(1, steps)
     out = []
@@ -175,7 +180,11 @@ def breakdown(n=1024, seconds=1.0, repeats=3):
 
 # ---------------- MuJoCo ----------------
 def mujoco_setup():
-    import mujoco
+    """(mujoco, model), or (None, None) where MuJoCo is not installed."""
+    try:
+        import mujoco
+    except ImportError:
+        return None, None
     model = mujoco.MjModel.from_xml_string(MJCF)
     return mujoco, model
 
@@ -287,7 +296,12 @@ def main():
     parser.add_argument("--sync-max", type=int, default=1024, help="largest N for the SyncVectorEnv peer")
     parser.add_argument("--md", help="append a markdown table to this file")
     parser.add_argument("--breakdown", action="store_true", help="only Myriad's per-step cost breakdown")
+    parser.add_argument("--backends", default="cpu", help="Myriad's backends: cpu, or cpu,cuda on a machine with a device")
     args = parser.parse_args()
+    backends = args.backends.split(",")
+    if "cpu" not in backends or not set(backends) <= {"cpu", "cuda"}:
+        parser.error(f"--backends {args.backends}: cpu, or cpu,cuda")
+    nan = float("nan")
     if args.breakdown:
         text = breakdown()
         print(text)
@@ -299,6 +313,8 @@ def main():
     all_threads = os.cpu_count() or 1
     rows = []
     mujoco, mj_model = mujoco_setup()
+    if mujoco is None:
+        print("MuJoCo is not installed: its columns are n/a", flush=True)
     probe = myriad.gym.ActiveSuspensionVecEnv(max(sizes))
     probe.reset(seed=0)
     road_t, heights = probe.road_times, probe.road_heights()
@@ -308,32 +324,56 @@ def main():
         row = {"N": n, "steps": steps}
         row["myriad_1"], _ = bench_myriad(n, steps, 1)
         row["myriad_all"], _ = bench_myriad(n, steps, all_threads)
+        if "cuda" in backends:
+            bench_myriad(n, min(steps, 20), 0, "cuda")  # the kernels' first launch and the device memory, untimed
+            row["myriad_cuda"], _ = bench_myriad(n, steps, 0, "cuda")
+        if mujoco is None:
+            row["mujoco_1"] = row["mujoco_all"] = row["sync"] = nan
+            rows.append(row)
+            print(row, flush=True)
+            continue
         row["mujoco_1"], _, _ = bench_mujoco_rollout(mujoco, mj_model, n, steps, 1, road_t, heights[:n])
         row["mujoco_all"], _, _ = bench_mujoco_rollout(mujoco, mj_model, n, steps, all_threads, road_t, heights[:n])
         row["sync"] = (bench_sync_vector_env(mujoco, mj_model, n, min(steps, 50), road_t, heights[:n])[0]
-                       if n <= args.sync_max else float("nan"))
+                       if n <= args.sync_max else nan)
         rows.append(row)
         print(row, flush=True)
 
     steps = 500
     my, road_t1, heights1 = myriad_trajectory(steps)
     ref = reference_trajectory(steps, road_t1, heights1)
-    _, _, mj_state = bench_mujoco_rollout(mujoco, mj_model, 1, steps, 1, road_t1, heights1)
-    # state layout (FULLPHYSICS): time, qpos (2), qvel (2), ...; the state after each env step
-    mj = mj_state[0, SUB - 1::SUB][:, [1, 3]]
-    err = {"myriad": np.abs(my - ref).max(axis=0), "mujoco": np.abs(mj - ref).max(axis=0)}
+    err = {"myriad": np.abs(my - ref).max(axis=0), "mujoco": np.full(2, nan)}
+    if "cuda" in backends:
+        err["myriad_cuda"] = np.abs(myriad_trajectory(steps, "cuda")[0] - ref).max(axis=0)
+    if mujoco is not None:
+        _, _, mj_state = bench_mujoco_rollout(mujoco, mj_model, 1, steps, 1, road_t1, heights1)
+        # state layout (FULLPHYSICS): time, qpos (2), qvel (2), ...; the state after each env step
+        mj = mj_state[0, SUB - 1::SUB][:, [1, 3]]
+        err["mujoco"] = np.abs(mj - ref).max(axis=0)
     print("max |error| vs DOP853 (z_s [m], v_s [m/s]):", err, flush=True)
 
-    lines = [f"Machine: {machine()}; MuJoCo {mujoco.__version__}.", "",
-             "| N | env steps timed | Myriad 1 thread | Myriad all threads | MuJoCo rollout 1 thread | "
-             "MuJoCo rollout all threads | SyncVectorEnv(MuJoCo env) |", "| ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    cuda = "cuda" in backends
+    peers = f"MuJoCo {mujoco.__version__}" if mujoco is not None else "MuJoCo not installed here (its columns n/a)"
+    device = ""
+    if cuda:
+        import subprocess
+        query = ["nvidia-smi", "--query-gpu=name,driver_version,memory.total", "--format=csv,noheader"]
+        device = "; device " + subprocess.run(query, capture_output=True, text=True).stdout.strip()
+    lines = [f"Machine: {machine()}{device}; {peers}.", "",
+             "| N | env steps timed | Myriad 1 thread | Myriad all threads |" + (" Myriad cuda |" if cuda else "") +
+             " MuJoCo rollout 1 thread | MuJoCo rollout all threads | SyncVectorEnv(MuJoCo env) |",
+             "| ---: | ---: | ---: | ---: |" + (" ---: |" if cuda else "") + " ---: | ---: | ---: |"]
     for r in rows:
-        lines.append(f"| {r['N']} | {r['steps']} | {r['myriad_1']:,.0f} | {r['myriad_all']:,.0f} | {r['mujoco_1']:,.0f} | "
-                     f"{r['mujoco_all']:,.0f} | {r['sync']:,.0f} |")
+        lines.append(f"| {r['N']} | {r['steps']} | {r['myriad_1']:,.0f} | {r['myriad_all']:,.0f} | " +
+                     (f"{r['myriad_cuda']:,.0f} | " if cuda else "") +
+                     f"{r['mujoco_1']:,.0f} | {r['mujoco_all']:,.0f} | {r['sync']:,.0f} |")
     lines += ["", "env steps per second (one env step = 0.01 s of simulated time = 10 RK4 steps of 1 ms in both).", "",
               "Accuracy of environment 0 over 500 env steps (5 s), max |error| against SciPy DOP853 (rtol = atol = 1e-12):",
               "", "| simulator | z_s [m] | v_s [m/s] |", "| --- | ---: | ---: |",
-              f"| Myriad (rk4, h = 1 ms, exact piecewise-linear road) | {err['myriad'][0]:.2e} | {err['myriad'][1]:.2e} |",
+              f"| Myriad (rk4, h = 1 ms, exact piecewise-linear road) | {err['myriad'][0]:.2e} | {err['myriad'][1]:.2e} |"]
+    if cuda:
+        lines.append(f"| Myriad on the cuda backend (the same) | {err['myriad_cuda'][0]:.2e} | {err['myriad_cuda'][1]:.2e} |")
+    lines += [
               f"| MuJoCo (RK4, 1 ms, road force held per step at its midpoint) | {err['mujoco'][0]:.2e} | {err['mujoco'][1]:.2e} |"]
     text = "\n".join(lines)
     print(text)
