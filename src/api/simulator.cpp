@@ -139,6 +139,7 @@ struct Simulator::Impl {
   mutable std::vector<int> status;
   mutable std::vector<double> observation;  // observe_in_place's buffer on the cpu backend
   mutable std::vector<double> scratch;  // workers x scratch_doubles
+  std::vector<LaneStepWorkspacePtr> lane_workspaces;  // a worker's each, when lanes > 1 on the cpu backend
   std::unique_ptr<WorkerPool> pool;
   // The cuda backend's device copy (null on the cpu backend); whether the host's constants have changed since
   // they were last copied there (inputs alone go by CudaStepper::set_inputs); which copy of the state is current.
@@ -175,13 +176,12 @@ struct Simulator::Impl {
 
   double* k(long long i) { return constants.data() + i * n_constants; }
 
-  // Runs body(begin, end, scratch) for chunks covering [0, n) on the pool; body gets the worker's scratch.
+  // Runs body(begin, end, w) for chunks covering [0, n) on the pool; w is the worker (its scratch and lanes).
   template <class Body>
   void for_each_chunk(const Body& body, const std::atomic<bool>* cancel = nullptr) const {
     std::atomic<long long> next{0};
     std::atomic<bool> cancelled{false};
     pool->run([&](int w) {
-      void* s = scratch.data() + static_cast<std::size_t>(w) * scratch_doubles;
       for (;;) {
         if (cancel && cancel->load(std::memory_order_relaxed)) {
           cancelled = true;
@@ -189,7 +189,7 @@ struct Simulator::Impl {
         }
         const long long begin = next.fetch_add(kChunk);
         if (begin >= n) return;
-        body(begin, std::min(n, begin + kChunk), s);
+        body(begin, std::min(n, begin + kChunk), w);
       }
     });
     if (cancelled) throw Cancelled();
@@ -199,7 +199,8 @@ struct Simulator::Impl {
   template <class Body>
   void for_each(const Body& body, const std::atomic<bool>* cancel = nullptr) const {
     for_each_chunk(
-        [&](long long begin, long long end, void* s) {
+        [&](long long begin, long long end, int w) {
+          void* s = scratch.data() + static_cast<std::size_t>(w) * scratch_doubles;
           for (long long i = begin; i < end; ++i) body(i, s);
         },
         cancel);
@@ -335,6 +336,9 @@ Simulator::Simulator(const LoadedModel& model, const SimulatorOptions& options) 
   s.pool = std::make_unique<WorkerPool>(threads);
   s.scratch_doubles = (step_scratch_bytes(c, s.spec.method) + sizeof(double) - 1) / sizeof(double);
   s.scratch.assign(static_cast<std::size_t>(s.pool->size()) * s.scratch_doubles, 0.0);
+  if (s.lanes > 1 && options.backend == "cpu")
+    for (int w = 0; w < s.pool->size(); ++w)
+      s.lane_workspaces.push_back(make_lane_step_workspace(c, s.spec, s.lanes));
   // Last, once every setting has been checked: std::runtime_error naming why when there is no device.
   if (options.backend == "cuda") s.device = std::make_unique<CudaStepper>(c, s.spec, s.n, s.slots, s.n_inputs);
 }
@@ -390,9 +394,10 @@ void Simulator::advance(double dt, const std::atomic<bool>* cancel) {
   // Fewer instances than lanes (a single environment) would pay for the idle lanes' work: one at a time then.
   if (s.lanes > 1 && s.n >= s.lanes) {
     s.for_each_chunk(
-        [&](long long begin, long long end, void*) {
-          step_instances_in_lanes(c, s.spec, dt, begin, end, s.constants.data(), s.n_constants, s.t.data(),
-                                  s.q.data(), s.v.data(), s.status.data(), s.lanes);
+        [&](long long begin, long long end, int w) {
+          step_instances_in_lanes(*s.lane_workspaces[static_cast<std::size_t>(w)], dt, begin, end,
+                                  s.constants.data(), s.n_constants, s.t.data(), s.q.data(), s.v.data(),
+                                  s.status.data());
         },
         cancel);
     return;

@@ -108,15 +108,23 @@ EnsembleResult run_ensemble_cpu(const CompiledModel& model, const Ensemble& ense
 EnsembleResult run_ensemble_instances(const CompiledModel& model, const Ensemble& ensemble, const RunSpec& spec,
                                       const std::vector<double>& output_times, int threads, const InstanceRun& run,
                                       RunProgress* progress, bool keep_series) {
-  const int n = ensemble.n_instances;
+  return run_ensemble_on_threads(model, ensemble.n_instances, output_times, threads, keep_series,
+                                 [&](InstanceBlocks& blocks, EnsembleResult& result) {
+                                   run_worker(model, ensemble, spec, output_times, run, blocks, result, progress);
+                                 });
+}
+
+EnsembleResult run_ensemble_on_threads(const CompiledModel& model, int n_instances,
+                                       const std::vector<double>& output_times, int threads, bool keep_series,
+                                       const EnsembleWorker& worker) {
+  const int n = n_instances;
   EnsembleResult result = make_ensemble_result(n, output_times, model.n_outputs, keep_series);
   result.kpi_state.assign(static_cast<size_t>(n) * static_cast<size_t>(model.n_kpis) * kKpiStateDoubles, 0.0);
   threads = resolve_thread_count(threads, n);
 
   const auto start = Clock::now();
   InstanceBlocks blocks(n, ensemble_block_size(n, threads));
-  result.threads = run_on_threads(
-      threads, [&] { run_worker(model, ensemble, spec, output_times, run, blocks, result, progress); });
+  result.threads = run_on_threads(threads, [&] { worker(blocks, result); });
   result.total_wall_seconds = std::chrono::duration<double>(Clock::now() - start).count();
   finish_kpis(model, result);
   return result;

@@ -37,4 +37,14 @@ EnsembleResult run_ensemble_instances(const CompiledModel& model, const Ensemble
                                       const std::vector<double>& output_times, int threads, const InstanceRun& run,
                                       RunProgress* progress = nullptr, bool keep_series = true);
 
+class InstanceBlocks;
+
+// The frame the cpu runners share: the result allocated (make_ensemble_result and the KPI state), the thread count
+// resolved, `worker` run on each thread with the one counter that hands out blocks of instances, then the wall
+// time and the KPIs finished.
+using EnsembleWorker = std::function<void(InstanceBlocks& blocks, EnsembleResult& result)>;
+EnsembleResult run_ensemble_on_threads(const CompiledModel& model, int n_instances,
+                                       const std::vector<double>& output_times, int threads, bool keep_series,
+                                       const EnsembleWorker& worker);
+
 }  // namespace myriad

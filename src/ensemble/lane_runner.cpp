@@ -3,6 +3,9 @@
 #include <chrono>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
+#include <utility>
+#include <variant>
 
 #include "dynamics/lane_tree_ode.hpp"
 #include "ensemble/cpu_runner.hpp"
@@ -241,54 +244,82 @@ void run_lane_worker(const CompiledModel& model, const Ensemble& ensemble, const
   drive_lanes(group, fill, advance, finish);
 }
 
+// step_instances_in_lanes with W lanes: the group and each lane's scratch, counters, run settings and end time.
 template <int W>
-void step_lanes(const CompiledModel& model, const RunSpec& spec, double dt, long long begin, long long end,
-                const double* constants, int n_constants, double* t, double* q, double* v, int* status) {
-  LaneGroup<W> group(model, spec);
-  const std::size_t scratch_doubles = step_scratch_bytes(model, spec.method) / sizeof(double) + 1;
-  std::vector<double> scratch(W * scratch_doubles, 0.0);
+struct LaneStepper {
+  LaneGroup<W> group;
+  RunSpec spec;
+  std::size_t scratch_doubles;
+  std::vector<double> scratch;
   IntegratorStats stats[W];
   RunSpec run[W];
   double t_end[W];
-  long long next = begin;
-  const auto fill = [&](int j) {
-    while (next < end && status[next] != 0) ++next;
-    if (next >= end) return false;
-    const long long i = next++;
-    run[j] = spec;
-    run[j].t0 = t[i];
-    t_end[j] = t[i] + dt;
-    stats[j] = IntegratorStats{};
-    group.begin(j, i, constants + i * n_constants, scratch.data() + j * scratch_doubles, &stats[j]);
-    return true;
-  };
-  const auto advance = [&](int j) {
-    const LaneSlot& s = group.slots[j];
-    const long long i = s.instance;
-    double* signals = s.scratch + (group.layout.bytes + 63) / 64 * 64 / sizeof(double);
-    return advance_instance(model, s.constants, q + i * model.nq, v + i * model.nv, run[j], &t_end[j], 1,
-                            s.scratch, signals, *s.stats, -1);
-  };
-  const auto finish = [&](int j) {
-    const LaneSlot& s = group.slots[j];
-    const long long i = s.instance;
-    status[i] = static_cast<int>(finish_step_instance(model, s.constants, spec.method, t[i], t_end[j], s.scratch,
-                                                      q + i * model.nq, v + i * model.nv));
-  };
-  drive_lanes(group, fill, advance, finish);
-}
+
+  LaneStepper(const CompiledModel& model, const RunSpec& s)
+      : group(model, s),
+        spec(s),
+        scratch_doubles(step_scratch_bytes(model, s.method) / sizeof(double) + 1),
+        scratch(W * scratch_doubles, 0.0) {}
+
+  void step(double dt, long long begin, long long end, const double* constants, int n_constants, double* t,
+            double* q, double* v, int* status) {
+    const CompiledModel& model = group.model;
+    long long next = begin;
+    const auto fill = [&](int j) {
+      while (next < end && status[next] != 0) ++next;
+      if (next >= end) return false;
+      const long long i = next++;
+      run[j] = spec;
+      run[j].t0 = t[i];
+      t_end[j] = t[i] + dt;
+      stats[j] = IntegratorStats{};
+      group.begin(j, i, constants + i * n_constants, scratch.data() + j * scratch_doubles, &stats[j]);
+      return true;
+    };
+    const auto advance = [&](int j) {
+      const LaneSlot& s = group.slots[j];
+      const long long i = s.instance;
+      double* signals = s.scratch + (group.layout.bytes + 63) / 64 * 64 / sizeof(double);
+      return advance_instance(model, s.constants, q + i * model.nq, v + i * model.nv, run[j], &t_end[j], 1,
+                              s.scratch, signals, *s.stats, -1);
+    };
+    const auto finish = [&](int j) {
+      const LaneSlot& s = group.slots[j];
+      const long long i = s.instance;
+      status[i] = static_cast<int>(finish_step_instance(model, s.constants, spec.method, t[i], t_end[j],
+                                                        s.scratch, q + i * model.nq, v + i * model.nv));
+    };
+    drive_lanes(group, fill, advance, finish);
+  }
+};
 
 }  // namespace
 
-void step_instances_in_lanes(const CompiledModel& model, const RunSpec& spec, double dt, long long begin,
-                             long long end, const double* constants, int n_constants, double* t, double* q,
-                             double* v, int* status, int lanes) {
+struct LaneStepWorkspace {
+  std::variant<LaneStepper<2>, LaneStepper<4>, LaneStepper<8>> stepper;
+  template <int W>
+  LaneStepWorkspace(std::integral_constant<int, W>, const CompiledModel& model, const RunSpec& spec)
+      : stepper(std::in_place_type<LaneStepper<W>>, model, spec) {}
+};
+
+void LaneStepWorkspaceDeleter::operator()(LaneStepWorkspace* workspace) const { delete workspace; }
+
+LaneStepWorkspacePtr make_lane_step_workspace(const CompiledModel& model, const RunSpec& spec, int lanes) {
+  if (!lanes_supported(model, spec))
+    throw std::invalid_argument("lanes: this model and method step one instance at a time");
   switch (lanes) {
-    case 2: return step_lanes<2>(model, spec, dt, begin, end, constants, n_constants, t, q, v, status);
-    case 4: return step_lanes<4>(model, spec, dt, begin, end, constants, n_constants, t, q, v, status);
-    case 8: return step_lanes<8>(model, spec, dt, begin, end, constants, n_constants, t, q, v, status);
+    case 2: return LaneStepWorkspacePtr(new LaneStepWorkspace(std::integral_constant<int, 2>{}, model, spec));
+    case 4: return LaneStepWorkspacePtr(new LaneStepWorkspace(std::integral_constant<int, 4>{}, model, spec));
+    case 8: return LaneStepWorkspacePtr(new LaneStepWorkspace(std::integral_constant<int, 8>{}, model, spec));
     default: throw std::invalid_argument("lanes: " + std::to_string(lanes) + " is not 2, 4 or 8");
   }
+}
+
+void step_instances_in_lanes(LaneStepWorkspace& workspace, double dt, long long begin, long long end,
+                             const double* constants, int n_constants, double* t, double* q, double* v,
+                             int* status) {
+  std::visit([&](auto& stepper) { stepper.step(dt, begin, end, constants, n_constants, t, q, v, status); },
+             workspace.stepper);
 }
 
 EnsembleResult run_ensemble_lanes(const CompiledModel& model, const Ensemble& ensemble, const RunSpec& spec,
@@ -296,27 +327,17 @@ EnsembleResult run_ensemble_lanes(const CompiledModel& model, const Ensemble& en
                                   RunProgress* progress, bool keep_series) {
   if (!lanes_supported(model, spec))
     throw std::invalid_argument("lanes: this model and method run one instance at a time");
-  const int n = ensemble.n_instances;
-  EnsembleResult result = make_ensemble_result(n, output_times, model.n_outputs, keep_series);
-  result.kpi_state.assign(static_cast<std::size_t>(n) * static_cast<std::size_t>(model.n_kpis) * kKpiStateDoubles,
-                          0.0);
-  threads = resolve_thread_count(threads, n);
-  const auto start = Clock::now();
-  InstanceBlocks blocks(n, ensemble_block_size(n, threads));
-  const auto worker = [&] {
-    switch (lanes) {
-      case 2: return run_lane_worker<2>(model, ensemble, spec, output_times, blocks, result, progress);
-      case 4: return run_lane_worker<4>(model, ensemble, spec, output_times, blocks, result, progress);
-      case 8: return run_lane_worker<8>(model, ensemble, spec, output_times, blocks, result, progress);
-      default: throw std::invalid_argument("lanes: " + std::to_string(lanes) + " is not 2, 4 or 8");
-    }
-  };
-  if (lanes != 2 && lanes != 4 && lanes != 8)
-    throw std::invalid_argument("lanes: " + std::to_string(lanes) + " is not 1, 2, 4 or 8");
-  result.threads = run_on_threads(threads, worker);
-  result.total_wall_seconds = std::chrono::duration<double>(Clock::now() - start).count();
-  finish_kpis(model, result);
-  return result;
+  using Worker = void (*)(const CompiledModel&, const Ensemble&, const RunSpec&, const std::vector<double>&,
+                          InstanceBlocks&, EnsembleResult&, RunProgress*);
+  const Worker worker = lanes == 2   ? &run_lane_worker<2>
+                        : lanes == 4 ? &run_lane_worker<4>
+                        : lanes == 8 ? &run_lane_worker<8>
+                                     : nullptr;
+  if (!worker) throw std::invalid_argument("lanes: " + std::to_string(lanes) + " is not 2, 4 or 8");
+  return run_ensemble_on_threads(model, ensemble.n_instances, output_times, threads, keep_series,
+                                 [&](InstanceBlocks& blocks, EnsembleResult& result) {
+                                   worker(model, ensemble, spec, output_times, blocks, result, progress);
+                                 });
 }
 
 }  // namespace myriad

@@ -4,6 +4,7 @@
 // per-body loop overheads serve W instances at a time. Everything but the step itself (step control, outputs,
 // input breakpoints, chart rebases, failures) is each instance's own scalar code (IntegrationProgress's
 // external_step), so the results are run_ensemble_cpu's one-at-a-time results, bit for bit.
+#include <memory>
 #include <vector>
 
 #include "ensemble/ensemble.hpp"
@@ -29,12 +30,22 @@ EnsembleResult run_ensemble_lanes(const CompiledModel& model, const Ensemble& en
                                   const std::vector<double>& output_times, int threads, int lanes,
                                   RunProgress* progress = nullptr, bool keep_series = true);
 
-// api::Simulator::advance on the cpu backend for instances [begin, end) with `lanes` (2, 4 or 8) of them in flight:
-// each instance i whose status[i] is 0 goes from (t[i], q_i, v_i) to t[i] + dt with its constants (row i of an
-// N x n_constants table) as step_instance takes it, and gets its status; the same bits as step_instance. Requires
-// lanes_supported. t (N), q (N x nq), v (N x nv), status (N).
-void step_instances_in_lanes(const CompiledModel& model, const RunSpec& spec, double dt, long long begin,
-                             long long end, const double* constants, int n_constants, double* t, double* q,
-                             double* v, int* status, int lanes);
+// A worker's lanes for step_instances_in_lanes (its lane group, scratch and per-lane settings), made once and kept
+// between calls: an env step should not allocate them again. For a model and method that lanes_supported takes.
+struct LaneStepWorkspace;
+struct LaneStepWorkspaceDeleter {
+  void operator()(LaneStepWorkspace* workspace) const;
+};
+using LaneStepWorkspacePtr = std::unique_ptr<LaneStepWorkspace, LaneStepWorkspaceDeleter>;
+// `lanes`: 2, 4 or 8. The model must outlive the workspace.
+LaneStepWorkspacePtr make_lane_step_workspace(const CompiledModel& model, const RunSpec& spec, int lanes);
+
+// api::Simulator::advance on the cpu backend for instances [begin, end) with the workspace's lanes in flight: each
+// instance i whose status[i] is 0 goes from (t[i], q_i, v_i) to t[i] + dt with its constants (row i of an
+// N x n_constants table) as step_instance takes it, and gets its status; the same bits as step_instance. t (N),
+// q (N x nq), v (N x nv), status (N).
+void step_instances_in_lanes(LaneStepWorkspace& workspace, double dt, long long begin, long long end,
+                             const double* constants, int n_constants, double* t, double* q, double* v,
+                             int* status);
 
 }  // namespace myriad

@@ -183,7 +183,7 @@ MYRIAD_HD InstanceStatus integrate_dopri5(System& sys, double t0, double* y, con
   for (;;) {
     // An underflowing h ends the run with the reason of the last rejection (non_finite or step_size_too_small).
     InstanceStatus result = InstanceStatus::ok;
-    const bool taken = kExternalSteps && progress.external_step && progress.stage == 1;  // the caller's step is back
+    const bool taken = progress.step_pending();  // the caller's step is back
     if (!taken && !begin_adaptive_attempt(progress, control, t_end, &result)) return result;
     const bool last = progress.last;
     const double h_try = progress.h_try;

@@ -159,7 +159,7 @@ MYRIAD_HD InstanceStatus integrate_rk4(System& sys, double t0, double h, Real* y
 
   for (;;) {
     const long long k = progress.attempts;
-    const bool taken = kExternalSteps && progress.external_step && progress.stage == 1;  // the caller's step is back
+    const bool taken = progress.step_pending();  // the caller's step is back
     if (!taken) {
       if (k >= max_steps) return progress.finish(InstanceStatus::max_steps);
       if (!progress.take_attempt()) return InstanceStatus::ok;
