@@ -11,6 +11,7 @@
 #include <functional>
 #include <iomanip>
 #include <iostream>
+#include <optional>
 #include <stdexcept>
 
 #include "api/model_impl.hpp"
@@ -60,10 +61,12 @@ void check_footprint(const SimulateOptions& o, const CompiledModel& compiled, co
   const bool statistics = keep_series && (!o.summary.empty() || !o.kpis.empty());
   // Without kept series each thread holds one instance's rows only (and its KPIs).
   const long long kept_times = keep_series ? static_cast<long long>(settings.times.size()) : 0;
-  const RunFootprint f = estimate_run_footprint(compiled, settings.spec.method, resident, kept_times, n_parameters,
-                                                parameter_columns, threads, statistics);
+  RunFootprint f = estimate_run_footprint(compiled, settings.spec.method, resident, kept_times, n_parameters,
+                                          parameter_columns, threads, statistics);
   const RunFootprint whole = estimate_run_footprint(compiled, settings.spec.method, instances, kept_times,
                                                     n_parameters, parameter_columns, threads, statistics);
+  // The streamed statistics hold every instance's KPIs and every tile's partials, whatever the chunk.
+  f.statistics = whole.statistics;
   const AvailableMemory available = available_memory();
   const bool capped = !o.max_memory.empty();
   const double limit = capped ? parse_byte_size(o.max_memory, "--max-memory") : available.bytes;
@@ -80,7 +83,7 @@ void check_footprint(const SimulateOptions& o, const CompiledModel& compiled, co
         "the run needs about " + format_bytes(f.total()) + " of memory (" + parts + "), more than " +
         (capped ? "--max-memory " + o.max_memory : "the " + format_bytes(limit) + " available (" + available.source + ")") +
         "; give fewer --instances, a coarser --dt-out, fewer outputs" +
-        (streamed ? ", a smaller --chunk" : ", a CSV --out without --summary (written in chunks)") +
+        (streamed ? ", a smaller --chunk" : ", a CSV --out (written in chunks)") +
         ", an HDF5 --out (FILE.h5, written in chunks)" + (capped ? ", or a larger --max-memory" : ""));
   if (o.quiet) return;
   std::cerr << "myriad: memory: about " << format_bytes(f.total()) << " (" << parts << ") of "
@@ -144,16 +147,25 @@ int run_simulate(const SimulateOptions& o) {
   // are computed on line (the cuda backend's strategies other than fused bring the series back for them).
   const bool named_kpis = !model.kpis.empty();
   request.keep_series = !named_kpis || !out.empty() || !summary.empty();
-  // A CSV --out is computed and written in chunks unless a reduction over the whole ensemble needs every series
-  // (--summary; --kpis of a model without named KPIs, taken from the statistics).
-  const bool streamed = !out.empty() && summary.empty() && (kpis.empty() || named_kpis);
-  if (o.chunk && !streamed)
-    throw std::invalid_argument("--chunk: applies to a CSV --out without --summary" +
-                                std::string(named_kpis ? "" : " or --kpis (this model names no KPIs: they come from "
-                                                              "the whole ensemble's series)"));
-  const long long chunk =
+  // A CSV --out is computed and written in chunks; the statistics (--summary; --kpis of a model without named
+  // KPIs) are then reduced chunk by chunk (StatisticsStream), which needs chunks of whole tiles.
+  const bool streamed = !out.empty();
+  const bool statistics_wanted = !summary.empty() || (!kpis.empty() && !named_kpis);
+  if (o.chunk && !streamed) throw std::invalid_argument("--chunk: applies to a CSV --out");
+  long long chunk =
       o.chunk ? *o.chunk : default_stream_chunk(static_cast<long long>(settings.times.size()), compiled.n_outputs,
                                        backend.kind == BackendKind::cuda);
+  if (streamed && statistics_wanted && chunk < instances && chunk % kStatisticsTileInstances != 0) {
+    if (o.chunk)
+      throw std::invalid_argument("--chunk: " + std::to_string(chunk) + " is not a multiple of " +
+                                  std::to_string(kStatisticsTileInstances) + ", which " +
+                                  (summary.empty() ? "--kpis (from the statistics: this model names no KPIs)"
+                                                   : "--summary") +
+                                  " needs: the statistics combine the instances in tiles of " +
+                                  std::to_string(kStatisticsTileInstances) + " in a fixed order");
+    chunk = std::max<long long>(kStatisticsTileInstances,
+                                chunk / kStatisticsTileInstances * kStatisticsTileInstances);
+  }
   const long long resident = streamed ? std::min(instances, 2 * chunk) : instances;
   check_footprint(o, compiled, settings, instances, resident, streamed,
                   parameters ? static_cast<int>(parameters->names.size()) : 0, backend,
@@ -169,10 +181,16 @@ int run_simulate(const SimulateOptions& o) {
   const std::vector<std::string>& names = loaded.signal_names();
   double write_seconds = 0.0;
   EnsembleResult result;
+  std::optional<StatisticsStream> statistics_stream;
   if (streamed) {
+    if (statistics_wanted)
+      statistics_stream = begin_statistics(instances, static_cast<int>(settings.times.size()), compiled.n_outputs);
     // Computing and writing overlap: the time is the run's, and the file is written when it returns.
-    result = simulate_csv_streamed(loaded, request, instances, chunk, out, progress, &kpi_names, &kpi_units,
-                                   [&] { display.writing(out); });
+    result = simulate_csv_streamed(
+        loaded, request, instances, chunk, out, progress, &kpi_names, &kpi_units, [&] { display.writing(out); },
+        [&](long long n_chunk, const double* values) {
+          if (statistics_stream) add_statistics_chunk(*statistics_stream, n_chunk, values, o.threads);
+        });
   } else {
     api::SimulationResult simulation = api::simulate(loaded, request);
     kpi_names = simulation.kpi_names;
@@ -183,8 +201,9 @@ int run_simulate(const SimulateOptions& o) {
 
   if (!out.empty() && !streamed)
     write_seconds += timed_write(display, out, [&] { write_result_csv(out, result, names, &progress); });
-  if (!o.summary.empty() || (!o.kpis.empty() && !named_kpis)) {
-    const EnsembleStatistics statistics = compute_statistics(result, o.threads);
+  if (statistics_wanted) {
+    const EnsembleStatistics statistics = statistics_stream ? finish_statistics(*statistics_stream, o.threads)
+                                                            : compute_statistics(result, o.threads);
     if (!summary.empty())
       write_seconds += timed_write(display, summary,
                                    [&] { write_summary_csv(summary, statistics, result.times, names); });

@@ -102,8 +102,8 @@ int main(int argc, char** argv) {
   sim_cmd->add_option("--chunk", sim.chunk,
                       "--out is computed and written this many instances at a time, so its series never sit in "
                       "memory at once (CSV default: as many as 256 MiB of output values hold, 2 GiB on the cuda backend; HDF5: the study's "
-                      "choice; not with --summary or a model without named KPIs' --kpis, which reduce the whole "
-                      "ensemble)")
+                      "choice; a multiple of 64 with --summary or a model without named KPIs' --kpis, reduced chunk "
+                      "by chunk in tiles of 64 instances)")
       ->check(CLI::PositiveNumber);
   sim_cmd->add_option("--stats-json", sim.stats_json, "write statistics as JSON");
   sim_cmd->add_flag("--stats", sim.stats, "print per-instance statistics summary");

@@ -60,7 +60,8 @@ EnsembleResult simulate_csv_streamed(const api::LoadedModel& model, const api::S
                                      long long instances, long long chunk, const std::string& out,
                                      RunProgress& progress, std::vector<std::string>* kpi_names,
                                      std::vector<std::string>* kpi_units,
-                                     const std::function<void()>& last_chunk_computed) {
+                                     const std::function<void()>& last_chunk_computed,
+                                     const std::function<void(long long, const double*)>& chunk_values) {
   if (chunk < 1) throw std::invalid_argument("--chunk: expected a positive number of instances");
   EnsembleResult whole;
   whole.n_instances = static_cast<int>(instances);
@@ -86,6 +87,7 @@ EnsembleResult simulate_csv_streamed(const api::LoadedModel& model, const api::S
       }
       write_result_csv_rows(stream, first, part.n_instances, part.times, part.n_signals, part.values->data(),
                             &progress);
+      if (chunk_values) chunk_values(part.n_instances, part.values->data());
       part.values.reset();  // before the next chunk's result arrives: two chunks' series at most
       EnsembleResult e = api::to_ensemble_result(std::move(part));
       append(whole.status, e.status);

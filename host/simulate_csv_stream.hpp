@@ -25,11 +25,13 @@ long long default_stream_chunk(long long output_times, int n_signals, bool cuda)
 // result without its series (values empty): statuses, counters, wall times and KPIs of every instance, the
 // output times, the threads and the summed wall time of the chunks. `progress` counts instances computed and
 // written across chunks; `last_chunk_computed` (optional) is called when nothing is left to compute, only to
-// write.
+// write; `chunk_values` (optional) gets each chunk's series (its instance count and n x T x S values, instance
+// order) once they are written and before they are freed.
 EnsembleResult simulate_csv_streamed(const api::LoadedModel& model, const api::SimulateRequest& request,
                                      long long instances, long long chunk, const std::string& out,
                                      RunProgress& progress, std::vector<std::string>* kpi_names,
                                      std::vector<std::string>* kpi_units,
-                                     const std::function<void()>& last_chunk_computed = {});
+                                     const std::function<void()>& last_chunk_computed = {},
+                                     const std::function<void(long long, const double*)>& chunk_values = {});
 
 }  // namespace myriad::cli

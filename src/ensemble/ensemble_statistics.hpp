@@ -237,4 +237,22 @@ MYRIAD_HD_INLINE void instance_signal_kpis(const double* x, long long stride, in
   *rms = d::mul(largest, d::square_root(d::div(sum_squares, count)));
 }
 
+// compute_statistics chunk by chunk (the CLI's --summary beside a CSV --out written in chunks): each chunk's tile
+// partials and its instances' KPIs as it arrives, the tree over the tiles at the end, so the series are never held
+// whole. Chunks come in instance order and every chunk but the last holds a multiple of kStatisticsTileInstances
+// instances, so each tile lies within one chunk: the result is compute_statistics's of the whole, bit for bit.
+// Holds (n_instances / kStatisticsTileInstances + 1) x n_times x n_signals partials and the per-instance KPIs.
+struct StatisticsStream {
+  long long n_instances = 0, next_instance = 0;
+  int n_times = 0, n_signals = 0;
+  std::vector<MomentPartial> partials;  // [tile * cells + cell]
+  EnsembleStatistics stats;             // the KPIs filled chunk by chunk; the moments by finish_statistics
+};
+StatisticsStream begin_statistics(long long n_instances, int n_times, int n_signals);
+// The next `n_chunk` instances' values (n_chunk x n_times x n_signals, instance-major). Throws
+// std::invalid_argument when the chunk would split a tile or run past the ensemble.
+void add_statistics_chunk(StatisticsStream& stream, long long n_chunk, const double* values, int threads = 1);
+// The statistics, once every instance has been added (std::invalid_argument otherwise).
+EnsembleStatistics finish_statistics(StatisticsStream& stream, int threads = 1);
+
 }  // namespace myriad

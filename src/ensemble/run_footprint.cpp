@@ -20,8 +20,11 @@ RunFootprint estimate_run_footprint(const CompiledModel& model, Method method, l
   if (parameter_columns > 0) f.ensemble += n * (parameter_columns * d + 40.0);
   f.scratch = static_cast<double>(threads) *
               (static_cast<double>(instance_scratch_layout(model, method).bytes) + (model.n_constants + 2.0 * model.nq) * d);
-  // Five moments per output time and signal, three KPIs per instance and signal, and per-thread tile partials.
-  if (statistics) f.statistics = times * signals * 5 * d + n * signals * 3 * d + threads * times * signals * 4 * d;
+  // Five moments per output time and signal, three KPIs per instance and signal, per-thread tile accumulators, and
+  // the tiles' partials (five doubles per tile, output time and signal; ensemble_statistics.hpp).
+  if (statistics)
+    f.statistics = times * signals * 5 * d + n * signals * 3 * d + threads * times * signals * 4 * d +
+                   (std::floor(n / 64.0) + 1.0) * times * signals * 5 * d;
   // Shortest round-trip digits of a double average about 18 characters plus sign, exponent and comma; times
   // are shorter, instance numbers shorter still.
   f.csv_bytes = n * times * (signals * 21.0 + std::log10(std::max(10.0, n)) + 12.0);

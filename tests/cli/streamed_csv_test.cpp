@@ -74,17 +74,49 @@ TEST(StreamedCsv, ParameterRowsAndFailedInstancesLandInTheirRows) {
   fs::remove_all(dir);
 }
 
-TEST(StreamedCsv, TheMemoryEstimateIsTwoChunksAndChunkIsRefusedWhereTheWholeEnsembleIsNeeded) {
+// --summary and --kpis beside a chunked --out: reduced chunk by chunk (StatisticsStream), the files of a run that
+// holds the whole ensemble (no --out), byte for byte; random roads, so every instance differs.
+TEST(StreamedCsv, SummaryAndKpisReducedChunkByChunkAreTheWholeEnsemblesFiles) {
+  const fs::path dir = myriad::test::fresh_directory("streamed_csv_summary");
+  const std::string road = "simulate " + model_path("quarter_car_road.json") + " --instances 150 --t-end 0.3 -q";
+  CliRun r = run_cli(road + " --summary " + (dir / "s_whole.csv").string());
+  ASSERT_EQ(r.status, 0) << r.output;
+  // quarter_car.json names no KPIs: its --kpis come from the statistics too.
+  const std::string plain = "simulate " + model_path("quarter_car.json") + " --params " +
+                            model_path("quarter_car_study.csv") + " --t-end 0.3 -q";
+  r = run_cli(plain + " --summary " + (dir / "p_whole.csv").string() + " --kpis " +
+              (dir / "pk_whole.csv").string());
+  ASSERT_EQ(r.status, 0) << r.output;
+  for (const std::string chunk : {"64", "128", "2048"}) {  // 2048: one chunk of all
+    const fs::path summary = dir / ("s" + chunk + ".csv");
+    r = run_cli(road + " --chunk " + chunk + " --out " + (dir / "o.csv").string() + " --summary " +
+                summary.string());
+    ASSERT_EQ(r.status, 0) << r.output;
+    EXPECT_EQ(read_text_file(summary), read_text_file(dir / "s_whole.csv")) << "--chunk " << chunk;
+    r = run_cli(plain + " --chunk " + chunk + " --out " + (dir / "p.csv").string() + " --summary " +
+                (dir / "p.summary.csv").string() + " --kpis " + (dir / "pk.csv").string());
+    ASSERT_EQ(r.status, 0) << r.output;
+    EXPECT_EQ(read_text_file(dir / "p.summary.csv"), read_text_file(dir / "p_whole.csv")) << "--chunk " << chunk;
+    EXPECT_EQ(read_text_file(dir / "pk.csv"), read_text_file(dir / "pk_whole.csv")) << "--chunk " << chunk;
+  }
+  fs::remove_all(dir);
+}
+
+TEST(StreamedCsv, TheMemoryEstimateIsTwoChunksAndAChunkThatSplitsATileIsRefusedWithASummary) {
   const fs::path dir = myriad::test::fresh_directory("streamed_csv_memory");
   // 120 instances x 1001 output times x 13 outputs: 12.5 MB of values, more than --max-memory 8M allows at
   // once.
   const std::string run = "simulate " + model_path("quarter_car.json") +
                           " --instances 120 --t-end 1 --dt-out 0.001 --max-memory 8M --out ";
-  CliRun r = run_cli(run + (dir / "whole.csv").string() + " --summary " + (dir / "s.csv").string());
+  CliRun r = run_cli(run + (dir / "whole.csv").string());
   EXPECT_EQ(r.status, 2) << r.output;
-  EXPECT_NE(r.output.find("a CSV --out without --summary (written in chunks)"), std::string::npos)
-      << r.output;
+  EXPECT_NE(r.output.find("a smaller --chunk"), std::string::npos) << r.output;
   EXPECT_FALSE(fs::exists(dir / "whole.csv"));
+  // Without --out the whole ensemble is held: the way out is a CSV --out, written in chunks.
+  r = run_cli("simulate " + model_path("quarter_car.json") + " --instances 120 --t-end 1 --dt-out 0.001 " +
+              "--max-memory 8M --summary " + (dir / "s.csv").string());
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_NE(r.output.find("a CSV --out (written in chunks)"), std::string::npos) << r.output;
   r = run_cli(run + (dir / "big_chunks.csv").string() + " --chunk 60");
   EXPECT_EQ(r.status, 2) << r.output;
   EXPECT_NE(r.output.find("a smaller --chunk"), std::string::npos) << r.output;
@@ -92,11 +124,16 @@ TEST(StreamedCsv, TheMemoryEstimateIsTwoChunksAndChunkIsRefusedWhereTheWholeEnse
   ASSERT_EQ(r.status, 0) << r.output;
   EXPECT_NE(r.output.find("20 of the 120 instances"), std::string::npos) << r.output;
   EXPECT_TRUE(fs::exists(dir / "chunked.csv"));
+  // --summary reduces chunk by chunk, in whole tiles of 64 instances: another --chunk is refused, saying why.
   r = run_cli(run + (dir / "never.csv").string() + " --chunk 10 --summary " + (dir / "s.csv").string());
   EXPECT_EQ(r.status, 2) << r.output;
-  EXPECT_NE(r.output.find("--chunk: applies to a CSV --out without --summary"), std::string::npos)
+  EXPECT_NE(r.output.find("--chunk: 10 is not a multiple of 64, which --summary needs"), std::string::npos)
       << r.output;
   EXPECT_FALSE(fs::exists(dir / "never.csv"));
+  r = run_cli("simulate " + model_path("quarter_car.json") + " --instances 3 --chunk 2 --summary " +
+              (dir / "s.csv").string());
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_NE(r.output.find("--chunk: applies to a CSV --out"), std::string::npos) << r.output;
   fs::remove_all(dir);
 }
 

@@ -226,6 +226,37 @@ TEST(EnsembleStatistics, LargeOffsetKeepsTheStandardDeviation) {
   }
 }
 
+// The CLI's --summary beside a chunked CSV --out: chunks of whole tiles, added in order, give the whole ensemble's
+// statistics bit for bit (each tile's partial is computed from the same values in the same order, and the tree
+// over the tiles is the same), with NaN rows of failed instances in some chunks.
+TEST(EnsembleStatistics, ChunksOfWholeTilesGiveTheWholeEnsemblesStatisticsBitForBit) {
+  EnsembleResult r = random_result(1000, 9, 3, 99);  // 16 tiles, the last one partial
+  const std::size_t cells = 9 * 3;
+  for (int k = 4; k < 9; ++k)  // instance 130 fails at its fifth output time; instance 999 has no value at all
+    for (int s = 0; s < 3; ++s) r.values[130 * cells + static_cast<std::size_t>(k * 3 + s)] = std::nan("");
+  for (std::size_t c = 0; c < cells; ++c) r.values[999 * cells + c] = std::nan("");
+  const EnsembleStatistics whole = compute_statistics(r, 1);
+  for (const long long chunk : {64LL, 128LL, 192LL, 640LL, 1000LL}) {
+    SCOPED_TRACE("chunk " + std::to_string(chunk));
+    StatisticsStream stream = begin_statistics(1000, 9, 3);
+    for (long long first = 0; first < 1000; first += chunk)
+      add_statistics_chunk(stream, std::min(chunk, 1000 - first), r.values.data() + first * cells,
+                           chunk == 128 ? 3 : 1);
+    expect_bitwise_equal(whole, finish_statistics(stream, 2));
+  }
+}
+
+TEST(EnsembleStatistics, AStreamRefusesChunksThatSplitATileOrRunPastTheEnsemble) {
+  const EnsembleResult r = random_result(200, 2, 1, 5);
+  StatisticsStream stream = begin_statistics(200, 2, 1);
+  EXPECT_THROW(add_statistics_chunk(stream, 100, r.values.data()), std::invalid_argument);  // splits tile 1
+  add_statistics_chunk(stream, 64, r.values.data());
+  EXPECT_THROW(finish_statistics(stream), std::invalid_argument);  // 64 of 200 added
+  EXPECT_THROW(add_statistics_chunk(stream, 137, r.values.data() + 64 * 2), std::invalid_argument);  // past 200
+  add_statistics_chunk(stream, 136, r.values.data() + 64 * 2);  // the last chunk may end anywhere
+  expect_bitwise_equal(compute_statistics(r), finish_statistics(stream));
+}
+
 TEST(EnsembleStatistics, RejectsValuesOfTheWrongSize) {
   EnsembleResult r = make_result(3, 2, 2);
   r.values.pop_back();
