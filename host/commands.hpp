@@ -34,7 +34,8 @@ struct SimulateOptions {
   std::optional<std::string> gpu_strategy;   // cuda: fused | warp | shared-lu | staged (default fused)
   std::optional<long long> gpu_step_budget;  // cuda: step attempts per launch between compactions; 0: to the end
   std::string out;
-  // instances per chunk of --out (CSV: a multiple of 64 with --summary; HDF5); unset: 256 MiB of CSV values, the study's choice
+  // instances per chunk of --out (CSV: a multiple of 64 with --summary; HDF5); unset: 256 MiB of CSV values, the
+  // study's choice
   std::optional<long long> chunk;
   std::string stats_json;
   std::string summary;  // per output time and signal: count, mean, std, min, max over instances

@@ -63,7 +63,8 @@ void add_statistics_chunk(StatisticsStream& stream, long long n_chunk, const dou
   const size_t cells = static_cast<size_t>(stream.n_times) * static_cast<size_t>(stream.n_signals);
   const long long tile_first = first / kStatisticsTileInstances;
   const long long n_tiles = statistics_tile_count(n_chunk);
-  const int tile_threads = static_cast<int>(std::max(1LL, std::min<long long>(resolve_statistics_threads(threads), n_tiles)));
+  const int tile_threads =
+      static_cast<int>(std::max(1LL, std::min<long long>(resolve_statistics_threads(threads), n_tiles)));
   // Per-thread accumulators of the tile pass (cells each), allocated here so that the workers allocate nothing.
   std::vector<std::vector<TileFirstPass>> first_passes(static_cast<size_t>(tile_threads),
                                                        std::vector<TileFirstPass>(cells));
@@ -120,8 +121,8 @@ EnsembleStatistics finish_statistics(StatisticsStream& stream, int threads) {
   stats.min.assign(cells, 0.0);
   stats.max.assign(cells, 0.0);
   // Cell pass: per (time, signal), the fixed pairwise tree over the tiles, then the final statistics.
-  const int cell_threads = static_cast<int>(
-      std::max<long long>(1, std::min<long long>(resolve_statistics_threads(threads), static_cast<long long>(cells))));
+  const int cell_threads = static_cast<int>(std::max<long long>(
+      1, std::min<long long>(resolve_statistics_threads(threads), static_cast<long long>(cells))));
   for_each_slice(cell_threads, static_cast<long long>(cells),
                  [&](int, long long cell_begin, long long cell_end) {
                    for (long long c = cell_begin; c < cell_end; ++c) {
@@ -140,16 +141,14 @@ EnsembleStatistics finish_statistics(StatisticsStream& stream, int threads) {
 }
 
 EnsembleStatistics compute_statistics(const EnsembleResult& result, int threads) {
-  if (result.n_instances < 0 || result.n_times < 0 || result.n_signals < 0)
-    throw std::invalid_argument("compute_statistics: negative ensemble result dimensions");
-  const size_t cells = static_cast<size_t>(result.n_times) * static_cast<size_t>(result.n_signals);
   const long long n = result.n_instances;
+  StatisticsStream stream = begin_statistics(n, result.n_times, result.n_signals);  // checks the dimensions
+  const size_t cells = static_cast<size_t>(result.n_times) * static_cast<size_t>(result.n_signals);
   if (result.values.size() != static_cast<size_t>(n) * cells)
     throw std::invalid_argument("compute_statistics: the result holds " +
                                 std::to_string(result.values.size()) +
                                 " values, expected n_instances * n_times * n_signals = " +
                                 std::to_string(static_cast<size_t>(n) * cells));
-  StatisticsStream stream = begin_statistics(n, result.n_times, result.n_signals);
   add_statistics_chunk(stream, n, result.values.data(), threads);
   return finish_statistics(stream, threads);
 }
