@@ -3,9 +3,11 @@
 // 1 (the scalar path), 2, 4 and 8, on the quarter car (with its own outputs every 5 ms, whose recording stays one
 // instance at a time, and with outputs at the two ends alone: the integration itself), the stiff double
 // pendulum, the free body (quaternion charts, mapped lane by lane) and the spatial chain; and RK4 (h = 1 ms) on
-// the active suspension, as its Gymnasium environment integrates it. Each row checks that its values are the
-// one-at-a-time run's bit for bit. Best of three runs.
-// Usage: cpu_lanes [--instances N] [--out FILE.md]   (defaults 2000, bench/results/cpu_lanes.md)
+// the active suspension, as its Gymnasium environment integrates it; RN4 on the stiff double pendulum (the
+// settings of bench/peers/stiff_pendulum_diffrax.py: k2 +-20%, rtol = atol = 1e-6, 2 s) and on the quarter car.
+// Each row checks that its values are the one-at-a-time run's bit for bit. Best of three runs.
+// Usage: cpu_lanes [--instances N] [--cases TEXT] [--out FILE.md]   (defaults 2000, every case,
+// bench/results/cpu_lanes.md; --cases keeps the cases whose label contains TEXT)
 #include <algorithm>
 #include <chrono>
 #include <cstring>
@@ -57,13 +59,15 @@ Timing time_run(const CompiledModel& compiled, const Ensemble& ensemble, const R
 
 int main(int argc, char** argv) {
   long long instances = 2000;
+  std::string only;
   std::string out = bench::source_path("bench/results/cpu_lanes.md");
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string flag = argv[i];
     if (flag == "--instances") instances = std::stoll(argv[i + 1]);
+    else if (flag == "--cases") only = argv[i + 1];
     else if (flag == "--out") out = argv[i + 1];
     else {
-      std::cerr << "usage: cpu_lanes [--instances N] [--out FILE.md]\n";
+      std::cerr << "usage: cpu_lanes [--instances N] [--cases TEXT] [--out FILE.md]\n";
       return 2;
     }
   }
@@ -77,12 +81,19 @@ int main(int argc, char** argv) {
        0.0, 10},
       {"active suspension, RK4 h = 1 ms, outputs at the ends", "models/active_suspension.json", "k_s", 0.0, 0.0, 1.0,
        0.0, 1, Method::rk4},
+      {"stiff double pendulum, RN4, k2 +-20%, outputs at the ends", "models/stiff_double_pendulum.json", "k2", 1e-6,
+       1e-6, 2.0, 0.0, 1, Method::rn4},
+      {"stiff double pendulum, RN4, k2 +-20%, outputs every 10 ms", "models/stiff_double_pendulum.json", "k2", 1e-6,
+       1e-6, 2.0, 0.01, 1, Method::rn4},
+      {"quarter car, RN4, outputs at the ends", "models/quarter_car.json", "k_s", 1e-6, 1e-8, 3.0, 0.0, 1,
+       Method::rn4},
   };
   const int all_threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   std::ostringstream table;
   table << "| case | N | threads | lanes | seconds | ns per instance-step | speed-up over lanes 1 | same bits |\n"
         << "| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n";
   for (const Case& c : cases) {
+    if (c.label.find(only) == std::string::npos) continue;
     const Model model = load_model_file(bench::source_path(c.file));
     const auto compiled = compile(model);
     const long long n = std::max<long long>(1, instances / c.instance_divisor);
@@ -119,12 +130,13 @@ int main(int argc, char** argv) {
   }
   std::ostringstream doc;
   doc << "# The cpu backend with instances in vector lanes\n\n"
-      << "Issue 19 item 3. Written by `bench/cpu_lanes.cpp` (its header says what each row runs). DOPRI5 but the "
-         "last case (RK4); an instance-step is a step attempt (accepted or rejected); ns per instance-step counts "
+      << "Issue 19 item 3. Written by `bench/cpu_lanes.cpp` (its header says what each row runs). DOPRI5 unless "
+         "the case says RK4 or RN4; an instance-step is a step attempt (accepted or rejected); ns per instance-step counts "
          "thread time (seconds "
          "x threads); \"same bits\" compares every value and status with the one-at-a-time run's.\n\n"
       << "Machine: " << bench::machine_description() << "; lane runner compiled for " << lane_instruction_set()
-      << "; command: `build/bench/cpu_lanes --instances " << instances << "`\n\n"
+      << "; command: `build/bench/cpu_lanes --instances " << instances
+      << (only.empty() ? std::string() : " --cases '" + only + "'") << "`\n\n"
       << table.str();
   std::ofstream file(out);
   file << doc.str();

@@ -27,8 +27,22 @@ struct Dual {
     for (int i = 0; i < N; ++i) d[i] = T(0);
   }
 
+  // A constant of a vector real part (T = Lanes: several instances' values, core/lane_dual.hpp).
+  template <class U,
+            class = typename std::enable_if<std::is_same<U, T>::value && !std::is_arithmetic<U>::value>::type>
+  MYRIAD_HD_INLINE explicit Dual(const U& v) : value(v) {
+    for (int i = 0; i < N; ++i) d[i] = T(0);
+  }
+
   // The variable of direction `direction` (derivative 1 there, 0 elsewhere).
   MYRIAD_HD_INLINE static Dual variable(double v, int direction) {
+    Dual r(v);
+    if (direction >= 0 && direction < N) r.d[direction] = T(1);
+    return r;
+  }
+  template <class U,
+            class = typename std::enable_if<std::is_same<U, T>::value && !std::is_arithmetic<U>::value>::type>
+  MYRIAD_HD_INLINE static Dual variable(const U& v, int direction) {
     Dual r(v);
     if (direction >= 0 && direction < N) r.d[direction] = T(1);
     return r;
@@ -203,6 +217,13 @@ MYRIAD_HD_INLINE Dual<T, N> exp(const Dual<T, N>& a) {
   using std::exp;
   const T e = exp(a.value);
   return dual_chain(e, e, a);
+}
+template <class T, int N>
+MYRIAD_HD_INLINE void scalar_sincos(const Dual<T, N>& a, Dual<T, N>& s, Dual<T, N>& c) {
+  T sv, cv;
+  scalar_sincos(a.value, sv, cv);
+  s = dual_chain(sv, cv, a);
+  c = dual_chain(cv, -sv, a);
 }
 // |a|: the derivative of the branch a sits on (that of +a at a == 0).
 template <class T, int N>

@@ -97,6 +97,14 @@ template <int W> inline Lanes<W> atan(const Lanes<W>& a) { return per_lane(a, []
 template <int W> inline Lanes<W> exp(const Lanes<W>& a) { return per_lane(a, [](double x) { return std::exp(x); }); }
 template <int W> inline Lanes<W> abs(const Lanes<W>& a) { return per_lane(a, [](double x) { return std::abs(x); }); }
 template <int W>
+inline void scalar_sincos(const Lanes<W>& a, Lanes<W>& s, Lanes<W>& c) {
+  for (int j = 0; j < W; ++j) {
+    const double x = a.v[j];
+    s.v[j] = std::sin(x);  // the compiler makes one sincos call of the two, as on a double
+    c.v[j] = std::cos(x);
+  }
+}
+template <int W>
 inline Lanes<W> atan2(const Lanes<W>& y, const Lanes<W>& x) {
   Lanes<W> r;
   for (int j = 0; j < W; ++j) r.v[j] = std::atan2(y.v[j], x.v[j]);

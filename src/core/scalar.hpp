@@ -23,6 +23,13 @@ MYRIAD_HD_INLINE S scalar_cos(const S& x) {
   using std::cos;
   return cos(x);
 }
+// sin x and cos x together (Lanes and Dual overload it: one library call per lane for both, as the compiler makes
+// of a double's sin and cos; the same bits as the two calls).
+template <class S>
+MYRIAD_HD_INLINE void scalar_sincos(const S& x, S& s, S& c) {
+  s = scalar_sin(x);
+  c = scalar_cos(x);
+}
 template <class S>
 MYRIAD_HD_INLINE S scalar_abs(const S& x) {
   using std::abs;

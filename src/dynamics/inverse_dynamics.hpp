@@ -1,5 +1,7 @@
 #pragma once
 // Inverse dynamics by the recursive Newton-Euler algorithm (RBDA table 5.1). O(n).
+#include <type_traits>
+
 #include "dynamics/articulated_body.hpp"
 
 namespace myriad {
@@ -11,6 +13,7 @@ namespace myriad {
 template <class S, class K, class Q>
 MYRIAD_HD void newton_euler_forces(const CompiledModel& model, const K& k, const Q* qdd, TreeWorkspace<S>& w,
                                    S* tau) {
+  using Constant = typename std::decay<decltype(k[0])>::type;
   const Motion<S> a_base = base_acceleration<S>(model, k);
   for (int i = 0; i < model.n_bodies; ++i) {
     const CompiledJoint& joint = model.joints[i];
@@ -18,7 +21,8 @@ MYRIAD_HD void newton_euler_forces(const CompiledModel& model, const K& k, const
     Motion<S> a = motion_to_b(w.X_parent[i], a_parent) + w.bias[i];
     for (int b = 0; b < joint.nv; ++b) a += qdd[joint.v_index + b] * w.subspace[joint.v_index + b];
     w.acceleration[i] = a;
-    const RigidInertia<double> I = body_rigid_inertia<double>(model, k, i);  // constant: no derivatives to carry
+    // Constant: no derivatives to carry; a double per instance (several instances' doubles on lanes).
+    const RigidInertia<Constant> I = body_rigid_inertia<Constant>(model, k, i);
     w.pA[i] = I * a + cross_force(w.velocity[i], I * w.velocity[i]) - w.f_ext[i];
   }
   for (int i = model.n_bodies - 1; i >= 0; --i) {

@@ -42,7 +42,9 @@ MYRIAD_HD_INLINE Transform<S> fixed_axis_placement(const CompiledJoint& joint, c
   const int c = joint.constants;
   Transform<S> X;
   if (joint.type == kRevolute) {
-    const S s = scalar_sin(q), t = S(1) - scalar_cos(q);
+    S s, cosine;
+    scalar_sincos(q, s, cosine);
+    const S t = S(1) - cosine;
     for (int r = 0; r < 3; ++r)
       for (int col = 0; col < 3; ++col) {
         const int e = 3 * r + col;

@@ -51,6 +51,23 @@ namespace myriad {
 constexpr int kJacobianChunk = 2;
 using JacobianDual = Dual<double, kJacobianChunk>;
 
+// Direction j of a Jacobian pass, derivative(i) for i < n, stored where it belongs: column j of J1 (j < n),
+// column j - n of J2 (j < 2n) or f_t (j = 2n, time). False, with the direction partly stored, if one is not finite.
+template <class S, class Derivative>
+MYRIAD_HD_INLINE bool store_jacobian_direction(int n, int j, const Derivative& derivative, S* J1, S* J2, S* f_t) {
+  for (int i = 0; i < n; ++i) {
+    const S value = derivative(i);
+    if (!is_finite(value)) return false;
+    if (j < n)
+      J1[i * n + j] = value;
+    else if (j < 2 * n)
+      J2[i * n + (j - n)] = value;
+    else
+      f_t[i] = value;
+  }
+  return true;
+}
+
 // ---- the maps between chart rates w and generalized velocities u ----
 
 // u = T(x) w (nv): generalized velocities from chart rates at chart point x with coordinates q (chart_to_q).
@@ -236,17 +253,8 @@ struct TreeSecondOrder {
       for (int i = 0; i < n; ++i) dual.u_dot[i].value = scratch.u_dot[i];
       chart_acceleration(*model, dual.x, dual.q, dual.w, dual.u, dual.u_dot, dual.f);
       for (int slot = 0; slot < kJacobianChunk && first + slot < directions; ++slot) {
-        const int j = first + slot;
-        for (int i = 0; i < n; ++i) {
-          const double derivative = dual.f[i].d[slot];
-          if (!is_finite(derivative)) return false;
-          if (j < n)
-            J1[i * n + j] = derivative;
-          else if (j < 2 * n)
-            J2[i * n + (j - n)] = derivative;
-          else
-            f_t[i] = derivative;
-        }
+        const auto derivative = [&](int i) { return dual.f[i].d[slot]; };
+        if (!store_jacobian_direction(n, first + slot, derivative, J1, J2, f_t)) return false;
       }
     }
     return true;

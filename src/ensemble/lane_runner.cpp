@@ -8,11 +8,13 @@
 #include <variant>
 
 #include "dynamics/lane_tree_ode.hpp"
+#include "dynamics/lane_tree_second_order.hpp"
 #include "ensemble/cpu_runner.hpp"
 #include "ensemble/ensemble_kpis.hpp"
 #include "ensemble/instance_blocks.hpp"
 #include "ensemble/simulate_instance.hpp"
 #include "ensemble/step_instance.hpp"
+#include "linalg/lanes_dense_lu.hpp"
 
 namespace myriad {
 
@@ -27,8 +29,11 @@ const char* lane_instruction_set() {
 }
 
 bool lanes_supported(const CompiledModel& model, const RunSpec& spec) {
-  if ((spec.method != Method::dopri5 && spec.method != Method::rk4) || model.constraints.m > 0 || model.nv <= 0)
-    return false;
+  if (model.constraints.m > 0 || model.nv <= 0) return false;
+  // RN4 on lanes takes the identity chart of models without spherical or free joints
+  // (dynamics/lane_tree_second_order.hpp).
+  const bool first_order = spec.method == Method::dopri5 || spec.method == Method::rk4;
+  if (spec.method == Method::rn4 ? model.has_quaternions : !first_order) return false;
   for (int e = 0; e < model.n_forces; ++e) {
     const int type = model.forces[e].type;
     if (type == 3 || type == 4) return false;  // bushing, tire: no lane form (force_elements.hpp)
@@ -52,22 +57,37 @@ struct LaneSlot {
 template <int W>
 struct LaneGroup {
   const CompiledModel& model;
-  Method method;  // dopri5 or rk4
+  Method method;  // dopri5, rk4 or rn4
   InstanceScratchLayout layout;
-  int n;  // state dimension, 2 nv
+  int n;  // state dimension: 2 nv (DOPRI5, RK4), nv (RN4's positions and velocities each)
   LaneSlot slots[W];
-  std::vector<Lanes<W>> columns, q, state, tree;
+  int loaded[W];  // whose constants each lane holds (load_lane), -1: none
+  std::vector<Lanes<W>> columns, q, state, tree, second_order_buffer;
   std::vector<double> y_lane, q_lane, rate_lane;
   LaneTreeOde<W> ode;
+  LaneTreeSecondOrder<W> second_order;  // RN4's system
 
   LaneGroup(const CompiledModel& m, const RunSpec& spec)
-      : model(m), method(spec.method), layout(instance_scratch_layout(m, spec.method)), n(2 * m.nv) {
+      : model(m),
+        method(spec.method),
+        layout(instance_scratch_layout(m, spec.method)),
+        n(spec.method == Method::rn4 ? m.nv : 2 * m.nv) {
+    for (int& from : loaded) from = -1;
     std::size_t tree_bytes = 0;
     carve_tree_workspace<Lanes<W>>(model, nullptr, &tree_bytes);
     columns.resize(static_cast<std::size_t>(model.n_constants) + 1);
     q.resize(static_cast<std::size_t>(model.nq) + 1);
-    state.resize(static_cast<std::size_t>(11 * n));  // the step's arrays: y, k1, y_new, error, k7, work (6n)
+    // The step's arrays: DOPRI5 / RK4's y, k1, y_new, error, k7 and work (6n); RN4's x, w, linearization, stage
+    // work, (x_new, w_new) and (x_error, w_error).
+    state.resize(method == Method::rn4 ? static_cast<std::size_t>(2 * n + rn4_linearization_size(n) +
+                                                                   rn4_stage_workspace_size(n) + 4 * n)
+                                       : static_cast<std::size_t>(11 * n));
     tree.resize(tree_bytes / sizeof(Lanes<W>) + 2);
+    if (method == Method::rn4) {
+      second_order_buffer.resize(carve_lane_tree_second_order(model, second_order, nullptr) / sizeof(Lanes<W>) + 2);
+      carve_lane_tree_second_order(model, second_order, second_order_buffer.data());
+      second_order.constants.columns = columns.data();
+    }
     y_lane.resize(static_cast<std::size_t>(n) + 1);
     q_lane.resize(static_cast<std::size_t>(model.nq) + 1);
     rate_lane.resize(static_cast<std::size_t>(model.nv) + 1);
@@ -84,10 +104,13 @@ struct LaneGroup {
 
   // Lane j computes with lane `from`'s constants, chart base and state (from == j: its own).
   void load_lane(int j, int from) {
+    if (loaded[j] == from) return;
     const LaneSlot& s = slots[from];
     for (int c = 0; c < model.n_constants; ++c) columns[c].set(j, s.constants[c]);
     ode.constants.rows[j] = s.constants;
+    second_order.constants.rows[j] = s.constants;
     ode.base_q[j] = s.scratch + layout.base_q;
+    loaded[j] = from;
   }
 
   // Puts an instance into lane j: its scratch readied for advance_instance with the steps handed over.
@@ -99,6 +122,8 @@ struct LaneGroup {
     s.stats = stats;
     begin_instance(scratch);
     integration(j).external_step = true;
+    for (int& from : loaded)
+      if (from == j) from = -1;  // lane j's constants are the new instance's now
     load_lane(j, j);
   }
 
@@ -107,6 +132,10 @@ struct LaneGroup {
   // evaluation fails anywhere takes each pending step again alone, so a failing instance gets its scalar outcome
   // and its lane mates theirs.
   void take_steps(const int* pending, int count, const bool* is_pending) {
+    if (method == Method::rn4) {
+      take_rn4_pieces(pending, count);
+      return;
+    }
     const bool dopri5 = method == Method::dopri5;
     Lanes<W>* y = state.data();
     Lanes<W>* k1 = y + n;
@@ -150,6 +179,88 @@ struct LaneGroup {
       for (int i = 0; i < work_size; ++i) p.step_work[i] = work[i][j];
       slots[j].stats->function_evaluations += group_stats.function_evaluations;
       p.step_evaluated = true;
+    }
+  }
+
+  // RN4's pending pieces (IntegrationProgress::Handover): the attempts' stages together, then the linearizations
+  // together.
+  void take_rn4_pieces(const int* pending, int count) {
+    int stages[W], linearizations[W];
+    int n_stages = 0, n_linearizations = 0;
+    for (int c = 0; c < count; ++c) {
+      const int j = pending[c];
+      if (integration(j).handover == IntegrationProgress::Handover::rn4_stages)
+        stages[n_stages++] = j;
+      else
+        linearizations[n_linearizations++] = j;
+    }
+    if (n_stages > 0) take_rn4(stages, n_stages, true);
+    if (n_linearizations > 0) take_rn4(linearizations, n_linearizations, false);
+  }
+
+  // The pieces of the lanes in `list` (count > 0), all stages or all linearizations, taken together; other lanes
+  // repeat the first listed lane's piece and their results are dropped. A group that fails anywhere takes each
+  // piece again alone with the scalar code, so a failing instance gets its scalar outcome.
+  void take_rn4(const int* list, int count, bool stages) {
+    bool listed[W] = {};
+    for (int c = 0; c < count; ++c) listed[list[c]] = true;
+    const int lin_size = rn4_linearization_size(n);
+    Lanes<W>* x = state.data();
+    Lanes<W>* w = x + n;
+    Lanes<W>* lin_lanes = w + n;
+    Lanes<W>* stage_work = lin_lanes + lin_size;
+    Lanes<W>* y_new = stage_work + rn4_stage_workspace_size(n);
+    Lanes<W>* error = y_new + 2 * n;
+    const Rn4LinearizationOf<Lanes<W>> lin = rn4_linearization_view(n, lin_lanes);
+    Lanes<W> t;
+    Lanes<W> h;
+    for (int j = 0; j < W; ++j) {
+      const int from = listed[j] ? j : list[0];
+      load_lane(j, from);
+      const IntegrationProgress& p = integration(from);
+      t.set(j, stages ? p.t : p.step_t_end);
+      h.set(j, p.h_try);
+      for (int i = 0; i < n; ++i) {
+        x[i].set(j, p.step_y[i]);
+        w[i].set(j, p.step_w[i]);
+      }
+      if (stages)
+        for (int i = 0; i < lin_size; ++i) lin_lanes[i].set(j, p.step_work[i]);
+    }
+    IntegratorStats group_stats;
+    const bool done =
+        stages ? rn4_stages(second_order, t, h, x, w, lin, y_new, y_new + n, error, error + n, stage_work,
+                            group_stats) == InstanceStatus::ok
+               : rn4_linearize(second_order, t, x, w, lin, stage_work, group_stats);
+    for (int c = 0; c < count; ++c) {
+      const int j = list[c];
+      IntegrationProgress& p = integration(j);
+      IntegratorStats& stats = *slots[j].stats;
+      if (!done) {
+        TreeSecondOrder<const double*> alone =
+            tree_instance_second_order(model, slots[j].constants, slots[j].scratch, layout);
+        const Rn4Linearization own = rn4_linearization_view(n, p.step_work);
+        double* own_stage_work = p.step_work + lin_size;
+        if (stages)
+          p.step_status = rn4_stages(alone, p.t, p.h_try, p.step_y, p.step_w, own, p.step_y_new,
+                                     p.step_y_new + n, p.step_error, p.step_error + n, own_stage_work, stats);
+        else
+          p.step_evaluated = rn4_linearize(alone, p.step_t_end, p.step_y, p.step_w, own, own_stage_work, stats);
+        continue;
+      }
+      if (stages) {
+        for (int i = 0; i < 2 * n; ++i) {
+          p.step_y_new[i] = y_new[i][j];
+          p.step_error[i] = error[i][j];
+        }
+        p.step_status = InstanceStatus::ok;
+      } else {
+        for (int i = 0; i < lin_size; ++i) p.step_work[i] = lin_lanes[i][j];
+        p.step_evaluated = true;
+      }
+      stats.function_evaluations += group_stats.function_evaluations;
+      stats.jacobian_evaluations += group_stats.jacobian_evaluations;
+      stats.lu_factorizations += group_stats.lu_factorizations;
     }
   }
 };

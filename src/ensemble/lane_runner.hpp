@@ -3,7 +3,9 @@
 // in the lanes of core/lanes.hpp and takes their integration steps together, so one core's vector units and its
 // per-body loop overheads serve W instances at a time. Everything but the step itself (step control, outputs,
 // input breakpoints, chart rebases, failures) is each instance's own scalar code (IntegrationProgress's
-// external_step), so the results are run_ensemble_cpu's one-at-a-time results, bit for bit.
+// external_step), so the results are run_ensemble_cpu's one-at-a-time results, bit for bit. RN4 hands over its
+// attempts' stages and its linearizations instead of a step (IntegrationProgress::Handover); the runner takes each
+// kind together (dynamics/lane_tree_second_order.hpp).
 #include <memory>
 #include <vector>
 
@@ -21,7 +23,8 @@ bool valid_lane_count(int lanes);
 const char* lane_instruction_set();
 
 // Whether the lane runner takes this run: DOPRI5 or RK4 on a tree model whose force elements all have a lane form
-// (not bushings or tires). Others run one instance at a time.
+// (not bushings or tires), or RN4 on such a model without spherical or free joints. Others run one instance at a
+// time.
 bool lanes_supported(const CompiledModel& model, const RunSpec& spec);
 
 // run_ensemble_cpu's contract, with `lanes` (2, 4 or 8) instances in flight on each thread; requires

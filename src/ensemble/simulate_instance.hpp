@@ -187,6 +187,16 @@ MYRIAD_HD_INLINE TreeOde<K> tree_instance_ode(const CompiledModel& model, const 
                     carve_tree_workspace<double>(model, bytes + l.tree_offset, nullptr)};
 }
 
+// A tree model's second-order form (the Rosenbrock methods') over an instance's scratch, on the chart base of its
+// tree_instance_ode.
+template <class K>
+MYRIAD_HD_INLINE TreeSecondOrder<K> tree_instance_second_order(const CompiledModel& model, const K& k, void* scratch,
+                                                               const InstanceScratchLayout& l) {
+  double* d = static_cast<double*>(scratch);
+  unsigned char* bytes = static_cast<unsigned char*>(scratch);
+  return make_tree_second_order(model, k, d + l.base_q, bytes + l.second_order_offset);
+}
+
 // Models with loops: y = (x_ind, v_ind), 2 ndof doubles, then the loop scratch in double (and in Dual for the
 // Rosenbrock methods' Jacobians). tree_offset / second_order_offset hold those two scratch offsets.
 MYRIAD_HD inline InstanceScratchLayout loop_instance_scratch_layout(const CompiledModel& model, Method method) {
@@ -417,16 +427,14 @@ MYRIAD_HD bool advance_instance(const CompiledModel& model, const K& k, const do
 #endif
   const InstanceScratchLayout l = instance_scratch_layout(model, spec.method);
   double* d = static_cast<double*>(scratch);
-  unsigned char* bytes = static_cast<unsigned char*>(scratch);
   TreeOde<K> ode = tree_instance_ode(model, k, scratch, l);
   double* y = d + l.y;
   double* x = d + l.xw;
   double* w = x + model.nv;
   SignalRecorder<K> recorder{&ode, outputs, output_times, n_output_times, kpi_state};
   // Same chart base as the recorder's TreeOde, so (x, w) -> (x, u) conversions agree.
-  TreeSecondOrder<K> system = is_rosenbrock(spec.method)
-                                  ? make_tree_second_order(model, k, ode.base_q, bytes + l.second_order_offset)
-                                  : TreeSecondOrder<K>{};
+  TreeSecondOrder<K> system =
+      is_rosenbrock(spec.method) ? tree_instance_second_order(model, k, scratch, l) : TreeSecondOrder<K>{};
   if (!progress.started) {
     progress.started = true;
     progress.segment_start = spec.t0;

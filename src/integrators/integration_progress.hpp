@@ -82,9 +82,26 @@ struct IntegrationProgress {
   double* step_k7 = nullptr;
   double* step_work = nullptr;
 
+  // RN4 with external_step hands over its two costly pieces instead (the lane runner takes them W instances at a
+  // time): `handover` says which waits for the caller, with the integrator's work array (integrate_rn4's layout)
+  // in step_work.
+  //   rn4_stages: the attempt's rn4_stages(t, h_try, x = step_y, w = step_w, the linearization at the start of
+  //     work, into step_y_new = (x_new, w_new) and step_error = (x_error, w_error), with the stage scratch after
+  //     the linearization); the caller sets step_status to what it returned.
+  //   rn4_linearization: rn4_linearize(step_t_end, x = step_y, w = step_w) into the linearization at the start of
+  //     work, scratch after it; the caller sets step_evaluated to what it returned. step_err keeps the accepted
+  //     attempt's error norm meanwhile; end_linearization says whether it is the step end's (before the outputs)
+  //     or the next step start's (after the rebase).
+  enum class Handover : int { none, rn4_stages, rn4_linearization };
+  Handover handover = Handover::none;
+  bool end_linearization = false;
+  const double* step_w = nullptr;
+  InstanceStatus step_status = InstanceStatus::ok;
+  double step_err = 0.0;
+
   // Whether an attempt waits for the caller's step (external_step).
   MYRIAD_HD_INLINE bool step_pending() const {
-    return kExternalSteps && external_step && stage == 1 && phase != Phase::finished;
+    return kExternalSteps && external_step && phase != Phase::finished && (stage == 1 || handover != Handover::none);
   }
 
   MYRIAD_HD_INLINE bool finished() const { return phase == Phase::finished; }

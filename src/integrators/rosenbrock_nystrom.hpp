@@ -31,6 +31,7 @@
 //     be consistent: as h -> 0, z ~ Gamma (h f, ..., h f) and sum b_i z_i ~ (sum_i b_i gamma_i) h f
 //     = 0.033 h f instead of h f).
 #include <cmath>
+#include <type_traits>
 
 #include "core/hd.hpp"
 #include "core/scalar.hpp"
@@ -138,16 +139,18 @@ MYRIAD_HD double second_order_initial_step(System& sys, double t0, double t_end,
 namespace rosenbrock_detail {
 
 // y = A x for an n x n row-major A; y must not alias x. O(n^2).
-MYRIAD_HD_INLINE void dense_matrix_vector(int n, const double* A, const double* x, double* y) {
+template <class S>
+MYRIAD_HD_INLINE void dense_matrix_vector(int n, const S* A, const S* x, S* y) {
   for (int i = 0; i < n; ++i) {
-    double sum = 0.0;
+    S sum(0.0);
     for (int j = 0; j < n; ++j) sum += A[i * n + j] * x[j];
     y[i] = sum;
   }
 }
 
-// Whether all `count` values are finite. O(count).
-MYRIAD_HD_INLINE bool all_finite(int count, const double* v) {
+// Whether all `count` values are finite (on Lanes: in every lane). O(count).
+template <class S>
+MYRIAD_HD_INLINE bool all_finite(int count, const S* v) {
   for (int i = 0; i < count; ++i) {
     if (!is_finite(v[i])) return false;
   }
@@ -166,21 +169,25 @@ MYRIAD_HD_INLINE bool all_finite(int count, const double* v) {
 // and three halvings tell the two apart cheaply.
 constexpr int kRosenbrockSingularRetries = 3;
 
-// The linearization of one step start (Algorithm 1 steps 5 and 7), views into the caller's workspace.
-struct Rn4Linearization {
-  double* f;    // f(t_n, x_n, w_n) (n): stage 1's evaluation; written by rn4_linearize (jacobians())
-  double* M;    // Mhat (n x n, row-major); written by rn4_linearize (mass_matrix())
-  double* MJ1;  // Mhat J1 (n x n); written by rn4_linearize
-  double* MJ2;  // Mhat J2 (n x n); written by rn4_linearize
-  double* g;    // Mhat (f_t + J1 w_n) (n), the time-derivative term of eqs. 45-46; written by rn4_linearize
+// The linearization of one step start (Algorithm 1 steps 5 and 7), views into the caller's workspace. S is
+// double, or Lanes for several instances at once (the lane runner, ensemble/lane_runner.cpp).
+template <class S>
+struct Rn4LinearizationOf {
+  S* f;    // f(t_n, x_n, w_n) (n): stage 1's evaluation; written by rn4_linearize (jacobians())
+  S* M;    // Mhat (n x n, row-major); written by rn4_linearize (mass_matrix())
+  S* MJ1;  // Mhat J1 (n x n); written by rn4_linearize
+  S* MJ2;  // Mhat J2 (n x n); written by rn4_linearize
+  S* g;    // Mhat (f_t + J1 w_n) (n), the time-derivative term of eqs. 45-46; written by rn4_linearize
 };
+using Rn4Linearization = Rn4LinearizationOf<double>;
 
 // Doubles of an Rn4Linearization.
 MYRIAD_HD_INLINE int rn4_linearization_size(int n) { return 3 * n * n + 2 * n; }
 
-// Carves an Rn4Linearization out of rn4_linearization_size(n) doubles.
-MYRIAD_HD_INLINE Rn4Linearization rn4_linearization_view(int n, double* work) {
-  Rn4Linearization lin;
+// Carves an Rn4Linearization out of rn4_linearization_size(n) doubles (or Lanes).
+template <class S>
+MYRIAD_HD_INLINE Rn4LinearizationOf<S> rn4_linearization_view(int n, S* work) {
+  Rn4LinearizationOf<S> lin;
   lin.f = work;
   lin.g = work + n;
   lin.M = work + 2 * n;
@@ -197,13 +204,14 @@ MYRIAD_HD_INLINE int rn4_stage_workspace_size(int n) { return n * n + 10 * n; }
 // one Jacobian evaluation) and one sys.mass_matrix() call, then Mhat J1, Mhat J2 and g = Mhat (f_t + J1 w).
 // scratch: n^2 + n doubles. Returns false if either call fails or returns a non-finite value.
 // Cost: the two calls plus O(n^3) (two n x n matrix products).
-template <class System>
-MYRIAD_HD bool rn4_linearize(System& sys, double t, const double* x, const double* w,
-                             const Rn4Linearization& lin, double* scratch, IntegratorStats& stats) {
+//   S is double, or Lanes for several instances at once (a System on lanes: dynamics/lane_tree_second_order.hpp).
+template <class System, class S>
+MYRIAD_HD bool rn4_linearize(System& sys, const S& t, const S* x, const S* w, const Rn4LinearizationOf<S>& lin,
+                             S* scratch, IntegratorStats& stats) {
   const int n = sys.dimension();
-  double* J1 = lin.MJ1;  // J1 and J2 land in the buffers of their Mhat products and are replaced by them
-  double* J2 = lin.MJ2;
-  double* f_t = lin.g;
+  S* J1 = lin.MJ1;  // J1 and J2 land in the buffers of their Mhat products and are replaced by them
+  S* J2 = lin.MJ2;
+  S* f_t = lin.g;
   ++stats.function_evaluations;
   ++stats.jacobian_evaluations;
   if (!sys.jacobians(t, x, w, lin.f, J1, J2, f_t)) return false;
@@ -213,19 +221,19 @@ MYRIAD_HD bool rn4_linearize(System& sys, double t, const double* x, const doubl
       !rosenbrock_detail::all_finite(n * n, lin.M)) {
     return false;
   }
-  double* product = scratch;                  // n x n
-  double* time_derivative = scratch + n * n;  // f_t + J1 w (n)
+  S* product = scratch;                  // n x n
+  S* time_derivative = scratch + n * n;  // f_t + J1 w (n)
   for (int i = 0; i < n; ++i) {
-    double sum = f_t[i];
+    S sum = f_t[i];
     for (int j = 0; j < n; ++j) sum += J1[i * n + j] * w[j];
     time_derivative[i] = sum;
   }
   rosenbrock_detail::dense_matrix_vector(n, lin.M, time_derivative, lin.g);
   for (int which = 0; which < 2; ++which) {
-    double* J = which == 0 ? J1 : J2;
+    S* J = which == 0 ? J1 : J2;
     for (int i = 0; i < n; ++i) {
       for (int j = 0; j < n; ++j) {
-        double sum = 0.0;
+        S sum(0.0);
         for (int k = 0; k < n; ++k) sum += lin.M[i * n + k] * J[k * n + j];
         product[i * n + j] = sum;
       }
@@ -249,48 +257,52 @@ MYRIAD_HD bool rn4_linearize(System& sys, double t, const double* x, const doubl
 // later call with the same arguments and work takes the result and goes on; progress->stage says how far the
 // stages got (-1 once the attempt's stages are done or failed). Without one, or with external_lu unset, the
 // stages run through in one call with lu_factor and lu_solve.
-template <class System>
-MYRIAD_HD InstanceStatus rn4_stages(System& sys, double t, double h, const double* x, const double* w,
-                                    const Rn4Linearization& lin, double* x_new, double* w_new,
-                                    double* x_error, double* w_error, double* work, IntegratorStats& stats,
-                                    IntegrationProgress* progress = nullptr) {
+//   S is double, or Lanes for several instances' attempts at once (the lane runner; linalg/lanes_dense_lu.hpp
+// factors each lane alone; no progress then).
+template <class System, class S>
+MYRIAD_HD InstanceStatus rn4_stages(System& sys, const S& t, const S& h, const S* x, const S* w,
+                                    const Rn4LinearizationOf<S>& lin, S* x_new, S* w_new, S* x_error, S* w_error,
+                                    S* work, IntegratorStats& stats, IntegrationProgress* progress = nullptr) {
   using Request = IntegrationProgress::LinearRequest;
   constexpr RosenbrockNystromTableau<4> T = rosenbrock_nystrom_tableau(kRn4BaseTableau);
   static_assert(T.theta[3][0] == T.theta[2][0] && T.theta[3][1] == T.theta[2][1] && T.theta[3][2] == 0.0 &&
                     T.a[3][0] == T.a[2][0] && T.a[3][1] == T.a[2][1] && T.a[3][2] == 0.0 &&
                     T.alpha_i[3] == T.alpha_i[2],
                 "stage 4 must evaluate f where stage 3 does (seed 000 eq. 39)");
+  constexpr bool kScalar = std::is_same<S, double>::value;  // only the scalar path hands its linear algebra over
   const int n = sys.dimension();
-  double* Pi = work;              // the iteration matrix of eq. 44, then its LU factors (n x n)
-  double* pivots = work + n * n;  // LU pivot rows (n), stored as doubles
-  double* z[4];                   // stage unknowns z_1..z_4 (n each), eq. 43
+  S* Pi = work;              // the iteration matrix of eq. 44, then its LU factors (n x n)
+  S* pivots = work + n * n;  // LU pivot rows (n), stored as doubles
+  S* z[4];                   // stage unknowns z_1..z_4 (n each), eq. 43
   for (int s = 0; s < 4; ++s) z[s] = pivots + (1 + s) * n;
-  double* X = pivots + 5 * n;              // stage positions X_i (n), eq. 25c
-  double* W = pivots + 6 * n;              // stage velocities W_i (n), eq. 25d
-  double* f_stage = pivots + 7 * n;        // f_2, then f_3 = f_4 (n)
-  double* mass_part = pivots + 8 * n;      // the vector multiplied by Mhat in r_i (n)
-  double* jacobian_part = pivots + 9 * n;  // the vector multiplied by Mhat J1 in r_i (n)
+  S* X = pivots + 5 * n;              // stage positions X_i (n), eq. 25c
+  S* W = pivots + 6 * n;              // stage velocities W_i (n), eq. 25d
+  S* f_stage = pivots + 7 * n;        // f_2, then f_3 = f_4 (n)
+  S* mass_part = pivots + 8 * n;      // the vector multiplied by Mhat in r_i (n)
+  S* jacobian_part = pivots + 9 * n;  // the vector multiplied by Mhat J1 in r_i (n)
 
   const double gamma = T.gamma;
   const double inverse_gamma2 = 1.0 / (gamma * gamma);
-  const double h_over_gamma = h / gamma;
-  const double h2 = h * h;
-  const bool external = progress != nullptr && progress->external_lu;
+  const S h_over_gamma = h / gamma;
+  const S h2 = h * h;
+  const bool external = kScalar && progress != nullptr && progress->external_lu;
   int first_stage = 0;
   if (progress == nullptr || progress->stage < 0) {
     for (int i = 0; i < n * n; ++i)
       Pi[i] = inverse_gamma2 * lin.M[i] - h_over_gamma * lin.MJ2[i] - h2 * lin.MJ1[i];
     ++stats.lu_factorizations;
-    if (external) {
-      progress->lu_threshold = lu_singularity_threshold(n, Pi);
-      progress->factor_matrix = Pi;
-      progress->factor_pivots = pivots;
-      progress->request = Request::factor;
-      progress->stage = 0;
-      return InstanceStatus::ok;
+    if constexpr (kScalar) {
+      if (external) {
+        progress->lu_threshold = lu_singularity_threshold(n, Pi);
+        progress->factor_matrix = Pi;
+        progress->factor_pivots = pivots;
+        progress->request = Request::factor;
+        progress->stage = 0;
+        return InstanceStatus::ok;
+      }
     }
     if (!lu_factor(n, Pi, pivots)) return InstanceStatus::singular_matrix;
-  } else {
+  } else if constexpr (kScalar) {
     first_stage = progress->stage;
     if (progress->request == Request::factor) {
       progress->request = Request::none;
@@ -306,13 +318,13 @@ MYRIAD_HD InstanceStatus rn4_stages(System& sys, double t, double h, const doubl
       progress->request = Request::none;
       continue;
     }
-    const double* f_s = f_stage;
+    const S* f_s = f_stage;
     if (s == 0) {
       f_s = lin.f;
     } else if (s < 3) {
       for (int k = 0; k < n; ++k) {
-        double position = x[k] + h * T.alpha_i[s] * w[k];
-        double velocity = w[k];
+        S position = x[k] + h * T.alpha_i[s] * w[k];
+        S velocity = w[k];
         for (int j = 0; j < s; ++j) {
           position += h * T.theta[s][j] * z[j][k];
           velocity += T.a[s][j] * z[j][k];
@@ -327,8 +339,8 @@ MYRIAD_HD InstanceStatus rn4_stages(System& sys, double t, double h, const doubl
       }
     }  // s == 3: f_4 = f_3, already in f_stage
     for (int k = 0; k < n; ++k) {
-      double mass_sum = h_over_gamma * f_s[k];
-      double jacobian_sum = 0.0;
+      S mass_sum = h_over_gamma * f_s[k];
+      S jacobian_sum(0.0);
       for (int j = 0; j < s; ++j) {
         mass_sum += (T.c[s][j] / gamma) * z[j][k];
         jacobian_sum += (h2 / gamma) * T.delta[s][j] * z[j][k];
@@ -336,26 +348,28 @@ MYRIAD_HD InstanceStatus rn4_stages(System& sys, double t, double h, const doubl
       mass_part[k] = mass_sum;
       jacobian_part[k] = jacobian_sum;
     }
-    const double time_factor = h2 * T.gamma_i[s] / gamma;
-    double* r = z[s];
+    const S time_factor = h2 * T.gamma_i[s] / gamma;
+    S* r = z[s];
     for (int i = 0; i < n; ++i) {
-      double sum = time_factor * lin.g[i];
+      S sum = time_factor * lin.g[i];
       for (int j = 0; j < n; ++j)
         sum += lin.M[i * n + j] * mass_part[j] + lin.MJ1[i * n + j] * jacobian_part[j];
       r[i] = sum;
     }
-    if (external) {
-      progress->solve_vector = r;
-      progress->request = Request::solve;
-      progress->stage = s;
-      return InstanceStatus::ok;
+    if constexpr (kScalar) {
+      if (external) {
+        progress->solve_vector = r;
+        progress->request = Request::solve;
+        progress->stage = s;
+        return InstanceStatus::ok;
+      }
     }
     lu_solve(n, Pi, pivots, r);  // z_s
   }
   if (progress) progress->stage = -1;
 
   for (int k = 0; k < n; ++k) {
-    double position_sum = 0.0, velocity_sum = 0.0, position_error = 0.0, velocity_error = 0.0;
+    S position_sum(0.0), velocity_sum(0.0), position_error(0.0), velocity_error(0.0);
     for (int s = 0; s < 4; ++s) {
       position_sum += T.mu[s] * z[s][k];
       velocity_sum += T.m[s] * z[s][k];
@@ -398,6 +412,22 @@ MYRIAD_HD InstanceStatus rn4_step(System& sys, double t, double h, const double*
     w_hat[k] = w_new[k] - w_hat[k];
   }
   return InstanceStatus::ok;
+}
+
+// Leaves a linearization of integrate_rn4 to the caller (IntegrationProgress::Handover::rn4_linearization): at
+// the step end before its outputs (at_end) or at the next step start, with the accepted attempt's h and error
+// norm kept for the step control that follows.
+MYRIAD_HD_INLINE void hand_over_rn4_linearization(IntegrationProgress& progress, bool at_end, double t,
+                                                  const double* x, const double* w, double h_try, double err,
+                                                  double* work) {
+  progress.handover = IntegrationProgress::Handover::rn4_linearization;
+  progress.end_linearization = at_end;
+  progress.step_t_end = t;
+  progress.step_y = x;
+  progress.step_w = w;
+  progress.h_try = h_try;
+  progress.step_err = err;
+  progress.step_work = work;
 }
 
 // Scratch doubles integrate_rn4 needs in `work` (layout there): 4 n^2 + 19 n.
@@ -449,7 +479,9 @@ MYRIAD_HD_INLINE int rn4_workspace_size(int n) {
 // control.max_steps attempts (accepted + rejected) did not reach T.
 // The resumable form (integrators/integration_progress.hpp): stops before an attempt when progress.budget is
 // used up (returning ok with progress.finished() false); a later call with the same progress, x, w and work
-// carries on bit for bit. Finished: returns progress.status.
+// carries on bit for bit. Finished: returns progress.status. With progress.external_step (host only) it stops
+// likewise at each attempt's stages and at each linearization after the first (IntegrationProgress::Handover),
+// for the caller to compute them (the lane runner: several instances' at once) before it calls again.
 template <class System, class Times, class Observer>
 MYRIAD_HD InstanceStatus integrate_rn4(System& sys, double t0, double* x, double* w,
                                        const Times& output_times, int n_outputs, Observer& obs,
@@ -490,44 +522,80 @@ MYRIAD_HD InstanceStatus integrate_rn4(System& sys, double t0, double* x, double
     singular_in_a_row = 0;
     progress.phase = IntegrationProgress::Phase::stepping;
   }
+  using Handover = IntegrationProgress::Handover;
   for (;;) {
-    // A new attempt, unless this call continues one that stopped for its linear algebra.
-    InstanceStatus result = InstanceStatus::ok;
-    if (progress.stage < 0 && !begin_adaptive_attempt(progress, control, t_end, &result)) return result;
-    const bool last = progress.last;
-    const double h_try = progress.h_try;
-
-    const InstanceStatus stage_status =
-        rn4_stages(sys, t, h_try, x, w, lin, x_new, w_new, x_error, w_error, stage_work, stats, &progress);
-    if (progress.request != IntegrationProgress::LinearRequest::none) return InstanceStatus::ok;
-    if (stage_status == InstanceStatus::singular_matrix) {
-      retry.reject(RetryState::Failure::singular, stats);
-      if (++singular_in_a_row > kRosenbrockSingularRetries)
-        return progress.finish(InstanceStatus::singular_matrix);
-      h = 0.5 * h_try;
-      continue;
+    // What the caller has just done for this call to take up (external_step; none otherwise).
+    const Handover resumed = kExternalSteps ? progress.handover : Handover::none;
+    progress.handover = Handover::none;
+    const bool external = kExternalSteps && progress.external_step;
+    double h_try = 0.0, err = 0.0;
+    bool last = false;
+    if (resumed == Handover::rn4_linearization) {
+      h_try = progress.h_try;
+      err = progress.step_err;
+      last = progress.last;
     }
-    singular_in_a_row = 0;
-    const bool evaluated = stage_status == InstanceStatus::ok && rosenbrock_detail::all_finite(2 * n, y_new);
-    const double err = evaluated ? second_order_error_norm(n, x, w, x_new, w_new, x_error, w_error,
-                                                           control.rtol, control.atol)
-                                 : 0.0;
-    if (!judge_attempt(evaluated, err, h_try, kRn4LowerOrder, control, stats, retry, h)) continue;
+    if (resumed == Handover::none || resumed == Handover::rn4_stages) {
+      // A new attempt, unless this call continues one that stopped for its linear algebra or its stages.
+      InstanceStatus result = InstanceStatus::ok;
+      if (resumed == Handover::none && progress.stage < 0 &&
+          !begin_adaptive_attempt(progress, control, t_end, &result))
+        return result;
+      last = progress.last;
+      h_try = progress.h_try;
 
-    ++stats.steps;
+      InstanceStatus stage_status;
+      if (resumed == Handover::rn4_stages) {
+        stage_status = progress.step_status;
+      } else if (external) {
+        progress.handover = Handover::rn4_stages;
+        progress.step_y = x;
+        progress.step_w = w;
+        progress.step_y_new = y_new;
+        progress.step_error = x_error;
+        progress.step_work = work;
+        return InstanceStatus::ok;
+      } else {
+        stage_status =
+            rn4_stages(sys, t, h_try, x, w, lin, x_new, w_new, x_error, w_error, stage_work, stats, &progress);
+        if (progress.request != IntegrationProgress::LinearRequest::none) return InstanceStatus::ok;
+      }
+      if (stage_status == InstanceStatus::singular_matrix) {
+        retry.reject(RetryState::Failure::singular, stats);
+        if (++singular_in_a_row > kRosenbrockSingularRetries)
+          return progress.finish(InstanceStatus::singular_matrix);
+        h = 0.5 * h_try;
+        continue;
+      }
+      singular_in_a_row = 0;
+      const bool evaluated = stage_status == InstanceStatus::ok && rosenbrock_detail::all_finite(2 * n, y_new);
+      err = evaluated ? second_order_error_norm(n, x, w, x_new, w_new, x_error, w_error, control.rtol, control.atol)
+                      : 0.0;
+      if (!judge_attempt(evaluated, err, h_try, kRn4LowerOrder, control, stats, retry, h)) continue;
+      ++stats.steps;
+    }
     const double t_new = last ? t_end : t + h_try;
     // f at the step end, for outputs strictly inside the step: the next step's linearization, evaluated now
     // (before the rebase) in the chart of this step.
     const bool dense = next_output < n_outputs && output_times[next_output] < t_new;
-    if (dense) {
-      for (int i = 0; i < n; ++i) f_start[i] = lin.f[i];
+    const bool at_end = resumed == Handover::rn4_linearization && progress.end_linearization;
+    const bool at_start = resumed == Handover::rn4_linearization && !progress.end_linearization;
+    if (dense && !at_start) {
       bool end_evaluated;
-      if (last) {
-        ++stats.function_evaluations;
-        end_evaluated =
-            sys.acceleration(t_new, x_new, w_new, lin.f) && rosenbrock_detail::all_finite(n, lin.f);
+      if (at_end) {
+        end_evaluated = progress.step_evaluated;
       } else {
-        end_evaluated = rn4_linearize(sys, t_new, x_new, w_new, lin, stage_work, stats);
+        for (int i = 0; i < n; ++i) f_start[i] = lin.f[i];
+        if (last) {
+          ++stats.function_evaluations;
+          end_evaluated =
+              sys.acceleration(t_new, x_new, w_new, lin.f) && rosenbrock_detail::all_finite(n, lin.f);
+        } else if (external) {
+          hand_over_rn4_linearization(progress, true, t_new, x_new, w_new, h_try, err, work);
+          return InstanceStatus::ok;
+        } else {
+          end_evaluated = rn4_linearize(sys, t_new, x_new, w_new, lin, stage_work, stats);
+        }
       }
       if (!end_evaluated) {
         for (int i = 0; i < n; ++i) {
@@ -537,29 +605,37 @@ MYRIAD_HD InstanceStatus integrate_rn4(System& sys, double t0, double* x, double
         return progress.finish(InstanceStatus::non_finite);
       }
     }
-    while (next_output < n_outputs && output_times[next_output] <= t_new) {
-      const double t_out = output_times[next_output];
-      if (t_out == t_new) {
-        obs(next_output, t_out, y_new);
-      } else {
-        second_order_dense_output(n, (t_out - t) / h_try, h_try, x, w, f_start, x_new, w_new, lin.f, y_out,
-                                  y_out + n);
-        obs(next_output, t_out, y_out);
+    if (!at_start) {
+      while (next_output < n_outputs && output_times[next_output] <= t_new) {
+        const double t_out = output_times[next_output];
+        if (t_out == t_new) {
+          obs(next_output, t_out, y_new);
+        } else {
+          second_order_dense_output(n, (t_out - t) / h_try, h_try, x, w, f_start, x_new, w_new, lin.f, y_out,
+                                    y_out + n);
+          obs(next_output, t_out, y_out);
+        }
+        ++next_output;
       }
-      ++next_output;
-    }
 
-    for (int i = 0; i < n; ++i) {
-      x[i] = x_new[i];
-      w[i] = w_new[i];
-    }
-    t = t_new;
-    const bool rebased = sys.rebase(t, x, w);
-    if (rebased && (!rosenbrock_detail::all_finite(n, x) || !rosenbrock_detail::all_finite(n, w)))
+      for (int i = 0; i < n; ++i) {
+        x[i] = x_new[i];
+        w[i] = w_new[i];
+      }
+      t = t_new;
+      const bool rebased = sys.rebase(t, x, w);
+      if (rebased && (!rosenbrock_detail::all_finite(n, x) || !rosenbrock_detail::all_finite(n, w)))
+        return progress.finish(InstanceStatus::non_finite);
+      if (last) return progress.finish(InstanceStatus::ok);
+      if (!dense || rebased) {
+        if (external) {
+          hand_over_rn4_linearization(progress, false, t, x, w, h_try, err, work);
+          return InstanceStatus::ok;
+        }
+        if (!rn4_linearize(sys, t, x, w, lin, stage_work, stats)) return progress.finish(InstanceStatus::non_finite);
+      }
+    } else if (!progress.step_evaluated) {
       return progress.finish(InstanceStatus::non_finite);
-    if (last) return progress.finish(InstanceStatus::ok);
-    if (!dense || rebased) {
-      if (!rn4_linearize(sys, t, x, w, lin, stage_work, stats)) return progress.finish(InstanceStatus::non_finite);
     }
     h = next_step_size(h_try, err, kRn4LowerOrder, control, retry.after_rejection);
     retry.accept();

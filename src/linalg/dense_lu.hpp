@@ -114,9 +114,8 @@ MYRIAD_HD_INLINE void lu_apply_pivots(int n, const Index* pivots, S* b) {
 // subtracted from every row below once y_j is final, column j of U from every row above once x_j is final)
 // reach each b_i, so that it reproduces this solve bit for bit. (Before, the back substitution summed in
 // ascending j; the results differ from that at rounding level only.)
-template <class S, class Index>
-MYRIAD_HD void lu_solve_impl(int n, const S* LU, const Index* pivots, S* b) {
-  lu_apply_pivots(n, pivots, b);
+template <class S>
+MYRIAD_HD void lu_substitute(int n, const S* LU, S* b) {
   for (int i = 1; i < n; ++i) {
     S sum = b[i];
     for (int j = 0; j < i; ++j) sum -= LU[i * n + j] * b[j];
@@ -127,6 +126,11 @@ MYRIAD_HD void lu_solve_impl(int n, const S* LU, const Index* pivots, S* b) {
     for (int j = n - 1; j > i; --j) sum -= LU[i * n + j] * b[j];
     b[i] = sum / LU[i * n + i];
   }
+}
+template <class S, class Index>
+MYRIAD_HD void lu_solve_impl(int n, const S* LU, const Index* pivots, S* b) {
+  lu_apply_pivots(n, pivots, b);
+  lu_substitute(n, LU, b);
 }
 
 }  // namespace detail

@@ -272,17 +272,8 @@ struct LoopSecondOrder {
                              static_cast<JacobianDual*>(nullptr)) != LoopFailure::none)
         return false;
       for (int slot = 0; slot < kJacobianChunk && first + slot < directions; ++slot) {
-        const int j = first + slot;
-        for (int i = 0; i < n; ++i) {
-          const double derivative = dual.vdot[independent[i]].d[slot];
-          if (!is_finite(derivative)) return false;
-          if (j < n)
-            J1[i * n + j] = derivative;
-          else if (j < 2 * n)
-            J2[i * n + (j - n)] = derivative;
-          else
-            f_t[i] = derivative;
-        }
+        const auto derivative = [&](int i) { return dual.vdot[independent[i]].d[slot]; };
+        if (!store_jacobian_direction(n, first + slot, derivative, J1, J2, f_t)) return false;
       }
     }
     return true;

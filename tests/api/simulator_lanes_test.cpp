@@ -1,7 +1,7 @@
 // api::Simulator on the cpu backend with instances stepped in vector lanes (ensemble/lane_runner.hpp) against one
 // at a time: every state after every advance and every observation the same bits, statuses included, for DOPRI5
-// (the quarter car, one instance whose bump overflows its tire force in the middle of a joint step) and RK4 (the
-// active suspension with inputs that differ per instance and per step), with instance counts no lane count
+// and RN4 (the quarter car, one instance whose bump overflows its tire force in the middle of a joint step) and RK4
+// (the active suspension with inputs that differ per instance and per step), with instance counts no lane count
 // divides.
 #include <gtest/gtest.h>
 
@@ -65,6 +65,21 @@ TEST(SimulatorLanes, Dopri5StepsInLanesAreTheOneAtATimeStepsBitForBit) {
     if (i != 7) ASSERT_EQ(alone.status[static_cast<std::size_t>(i)], 0) << i;
   for (const int lanes : {2, 4, 8}) {
     const Trajectory together = run("quarter_car.json", "dopri5", lanes, "bump_height", 1e300);
+    EXPECT_EQ(together.status, alone.status) << lanes;
+    EXPECT_TRUE(same_bits(together.states, alone.states)) << lanes;
+    EXPECT_TRUE(same_bits(together.observations, alone.observations)) << lanes;
+  }
+}
+
+TEST(SimulatorLanes, Rn4StepsInLanesAreTheOneAtATimeStepsBitForBit) {
+  // RN4's attempts and linearizations go to the lanes (IntegrationProgress::Handover); the failing instance's
+  // overflow lands in one of them and sends its group back to the scalar code.
+  const Trajectory alone = run("quarter_car.json", "rn4", 1, "bump_height", 1e300);
+  ASSERT_NE(alone.status[7], 0);
+  for (int i = 0; i < 13; ++i)
+    if (i != 7) ASSERT_EQ(alone.status[static_cast<std::size_t>(i)], 0) << i;
+  for (const int lanes : {2, 4, 8}) {
+    const Trajectory together = run("quarter_car.json", "rn4", lanes, "bump_height", 1e300);
     EXPECT_EQ(together.status, alone.status) << lanes;
     EXPECT_TRUE(same_bits(together.states, alone.states)) << lanes;
     EXPECT_TRUE(same_bits(together.observations, alone.observations)) << lanes;
