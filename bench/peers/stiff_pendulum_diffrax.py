@@ -4,7 +4,8 @@
 
 The ensemble: models/stiff_double_pendulum.json, t = 0..2 s, N instances with k2 spread +-20% (k2 = 3e5 (0.8 +
 0.4 i / (N - 1))), the state saved every 0.01 s (201 times). Myriad runs as a user runs it (`myriad simulate
---params ... --threads 1 --out`), timed by its own compute time; diffrax's ODE is the same planar double pendulum
+--params ... --threads 1 --out`, once per --lanes value: 1 is one instance at a time, 4 the default, four instances in
+the core's vector lanes with the same bits), timed by its own compute time; diffrax's ODE is the same planar double pendulum
 written out by hand (relative joint angles, slender-rod inertias, the springs' shortest initial deflections of
 seed-notes.md), jitted and vmapped, timed after a warm-up call (compilation excluded), with XLA held to one thread.
 Both processes are pinned to one core (taskset).
@@ -15,7 +16,8 @@ disagree by more than 1e-7 the script stops, since then the peer would not solve
 accuracy: diffrax's time at the tolerance whose error is nearest Myriad's, log-interpolated between the two
 tolerances that bracket it.
 
-    bench/peers/run.sh stiff_pendulum_diffrax.py --cli build-bench/myriad [--instances 1000] [--md FILE]
+    bench/peers/run.sh stiff_pendulum_diffrax.py --cli build-bench/myriad [--instances 1000] [--lanes 1,4]
+        [--md FILE]
 """
 from __future__ import annotations
 
@@ -102,13 +104,13 @@ def run_diffrax(k2: np.ndarray, rtol: float, atol: float, repeats: int = 2):
     return best, np.asarray(theta1_dot), float(np.mean(steps))
 
 
-def run_myriad(cli: str, k2: np.ndarray, rtol: float, atol: float, folder: pathlib.Path):
+def run_myriad(cli: str, k2: np.ndarray, rtol: float, atol: float, folder: pathlib.Path, lanes: int = 4):
     params = folder / "k2.csv"
     params.write_text("k2\n" + "".join(f"{float(x)!r}\n" for x in k2))
     out = folder / "myriad.csv"
     cmd = ["taskset", "-c", str(sorted(os.sched_getaffinity(0))[0]), cli, "simulate", str(MODEL), "--params",
            str(params), "--threads", "1", "--integrator", "rn4", "--rtol", str(rtol), "--atol", str(atol),
-           "--dt-out", str(DT_OUT), "--t-end", str(T_END), "--out", str(out), "--stats"]
+           "--dt-out", str(DT_OUT), "--t-end", str(T_END), "--lanes", str(lanes), "--out", str(out), "--stats"]
     run = subprocess.run(cmd, capture_output=True, text=True)
     text = run.stdout + run.stderr
     if run.returncode != 0:
@@ -132,6 +134,7 @@ def main() -> None:
     parser.add_argument("--cli", default=str(REPO / "build-bench" / "myriad"))
     parser.add_argument("--instances", type=int, default=1000)
     parser.add_argument("--check", type=int, default=20, help="instances the accuracy is measured on")
+    parser.add_argument("--lanes", default="1,4", help="Myriad's --lanes values, one run each")
     parser.add_argument("--md", default=None)
     args = parser.parse_args()
     n = args.instances
@@ -151,21 +154,24 @@ def main() -> None:
             return float(np.max(np.abs(theta1_dot_checked - reference)))
 
         rows = []
-        myriad_time, myriad_theta, myriad_steps, command = run_myriad(args.cli, k2, 1e-6, 1e-6, folder)
-        myriad_error = error(myriad_theta[check])
-        rows.append(("Myriad RN4", 1e-6, myriad_time, myriad_error, myriad_steps))
+        myriad = []  # (lanes, seconds, error)
+        for lanes in (int(v) for v in args.lanes.split(",")):
+            myriad_time, myriad_theta, myriad_steps, command = run_myriad(args.cli, k2, 1e-6, 1e-6, folder, lanes)
+            myriad_error = error(myriad_theta[check])
+            rows.append((f"Myriad RN4, lanes {lanes}", 1e-6, myriad_time, myriad_error, myriad_steps))
+            myriad.append((lanes, myriad_time, myriad_error))
         peer = []
         for tol in (1e-6, 1e-7, 1e-8, 1e-9):
             seconds, theta, steps = run_diffrax(k2, tol, tol)
             peer.append((tol, seconds, error(theta[check]), steps))
             rows.append(("diffrax Kvaerno5", tol, seconds, peer[-1][2], steps))
 
-    equal_tolerance = peer[0][1] / myriad_time
-    matched = None
-    for (t_a, s_a, e_a, _), (t_b, s_b, e_b, _) in zip(peer, peer[1:]):
-        if min(e_a, e_b) <= myriad_error <= max(e_a, e_b) and e_a != e_b:
-            w = (math.log(myriad_error) - math.log(e_a)) / (math.log(e_b) - math.log(e_a))
-            matched = math.exp((1 - w) * math.log(s_a) + w * math.log(s_b))
+    def peer_time_at(target):
+        for (t_a, s_a, e_a, _), (t_b, s_b, e_b, _) in zip(peer, peer[1:]):
+            if min(e_a, e_b) <= target <= max(e_a, e_b) and e_a != e_b:
+                w = (math.log(target) - math.log(e_a)) / (math.log(e_b) - math.log(e_a))
+                return math.exp((1 - w) * math.log(s_a) + w * math.log(s_b))
+        return None
     cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?")
     lines = ["# Stiff double pendulum ensemble: Myriad RN4 beside diffrax Kvaerno5 (jit + vmap)", "",
              "Issue 19's acceptance: Myriad at least 3x faster at matched accuracy and 2x at equal tolerance. "
@@ -180,9 +186,14 @@ def main() -> None:
              "| --- | ---: | ---: | ---: | ---: | ---: |"]
     for name, tol, seconds, err, steps in rows:
         lines.append(f"| {name} | {tol:.0e} | {seconds:.3f} | {1000 * seconds / n:.3f} | {err:.2e} | {steps:.0f} |")
-    lines += ["", f"Myriad's speed-up at equal tolerance (1e-6): {equal_tolerance:.2f}x; at matched accuracy: "
-              + (f"{matched / myriad_time:.2f}x (diffrax's time at Myriad's error {myriad_error:.2e}, "
-                 f"log-interpolated: {matched:.3f} s)" if matched else "n/a (Myriad's error outside diffrax's range)")]
+    lines.append("")
+    for lanes, myriad_time, myriad_error in myriad:
+        matched = peer_time_at(myriad_error)
+        lines.append(f"Myriad (lanes {lanes}) speed-up at equal tolerance (1e-6): {peer[0][1] / myriad_time:.2f}x; at "
+                     "matched accuracy: "
+                     + (f"{matched / myriad_time:.2f}x (diffrax's time at Myriad's error {myriad_error:.2e}, "
+                        f"log-interpolated: {matched:.3f} s)" if matched
+                        else "n/a (Myriad's error outside diffrax's range)"))
     print("\n".join(lines))
     if args.md:
         pathlib.Path(args.md).write_text("\n".join(lines) + "\n")
