@@ -216,7 +216,9 @@ struct LaneGroup {
     Lanes<W> h;
     for (int j = 0; j < W; ++j) {
       const int from = listed[j] ? j : list[0];
-      load_lane(j, from);
+      // A lane that only fills in keeps whatever instance's constants it holds (its result is dropped): reloading
+      // them for each kind of piece, and back, is what it would cost when the lanes' pieces differ.
+      if (listed[j] || loaded[j] < 0) load_lane(j, from);
       const IntegrationProgress& p = integration(from);
       t.set(j, stages ? p.t : p.step_t_end);
       h.set(j, p.h_try);
@@ -270,6 +272,8 @@ struct LaneGroup {
 // whether it finished, finish(j) takes a finished one out. Between rounds the pending steps go together.
 template <int W, class Fill, class Advance, class Finish>
 void drive_lanes(LaneGroup<W>& group, Fill&& fill, Advance&& advance, Finish&& finish) {
+  // The constants a lane held in an earlier call may be gone (a stepper's caller may have replaced its table).
+  for (int& from : group.loaded) from = -1;
   for (;;) {
     int pending[W];
     bool is_pending[W];
