@@ -4,7 +4,8 @@
 // instance at a time, and with outputs at the two ends alone: the integration itself), the stiff double
 // pendulum, the free body (quaternion charts, mapped lane by lane) and the spatial chain; and RK4 (h = 1 ms) on
 // the active suspension, as its Gymnasium environment integrates it; RN4 on the stiff double pendulum (the
-// settings of bench/peers/stiff_pendulum_diffrax.py: k2 +-20%, rtol = atol = 1e-6, 2 s) and on the quarter car.
+// settings of bench/peers/stiff_pendulum_diffrax.py: k2 +-20%, rtol = atol = 1e-6, 2 s), the quarter car and the
+// spatial chain (its quaternion charts mapped lane by lane).
 // Each row checks that its values are the one-at-a-time run's bit for bit. Best of three runs.
 // Usage: cpu_lanes [--instances N] [--cases TEXT] [--out FILE.md]   (defaults 2000, every case,
 // bench/results/cpu_lanes.md; --cases keeps the cases whose label contains TEXT)
@@ -87,6 +88,8 @@ int main(int argc, char** argv) {
        1e-6, 2.0, 0.01, 1, Method::rn4},
       {"quarter car, RN4, outputs at the ends", "models/quarter_car.json", "k_s", 1e-6, 1e-8, 3.0, 0.0, 1,
        Method::rn4},
+      {"spatial chain (9 bodies, 16 DOF), RN4, outputs at the ends", "models/spatial_chain.json", "k_slide", 1e-6,
+       1e-8, 0.5, 0.0, 10, Method::rn4},
   };
   const int all_threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   std::ostringstream table;

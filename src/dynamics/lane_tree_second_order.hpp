@@ -23,28 +23,65 @@ template <int W>
 struct LaneTreeSecondOrder {
   using S = Lanes<W>;
   using D = Dual<S, kLaneJacobianChunk>;
+  using LaneD = Dual<double, kLaneJacobianChunk>;
 
   const CompiledModel* model;
   LaneConstants<W> constants;
+  const double* base_q[W];     // each lane's chart base (nq)
   TreeWorkspace<S> tree;       // the plain passes; after acceleration() its articulated-body factors
   TreeWorkspace<D> dual_tree;  // the Jacobian passes
-  D* x_dual;                   // (nv each)
+  D* x_dual;                   // (nv each; q_dual nq)
   D* w_dual;
+  D* q_dual;
+  D* u_dual;
   D* residual;
-  S* u_dot;  // u' = x'' of the last acceleration() (nv)
+  D* f_dual;
+  S* q;      // coordinates (nq) and generalized velocities (nv) of the plain passes
+  S* u;
+  S* u_dot;  // u' of the last acceleration() (nv)
   S* rhs;    // a direction's right-hand side, then its solution (nv)
+  // One lane's chart maps with the scalar code (models with quaternions): (nv; q nq; M nv x nv).
+  double *x_lane, *w_lane, *q_lane, *u_lane, *u_dot_lane, *f_lane, *M_lane;
+  LaneD *x_lane_dual, *w_lane_dual, *q_lane_dual, *u_lane_dual, *u_dot_lane_dual, *f_lane_dual;
 
   int dimension() const { return model->nv; }
 
   // f = x'' in every lane; false when a lane meets a singular joint inertia or a non-finite value (the caller
   // then takes the lanes one by one). Leaves u' in u_dot and the articulated-body factors in `tree`.
   __attribute__((flatten)) bool acceleration(const S& t, const S* x, const S* w, S* f) {
-    if (!forward_dynamics(*model, constants, t, x, w, tree, u_dot)) return false;
-    const int n = model->nv;
-    for (int i = 0; i < n; ++i) {
-      f[i] = u_dot[i];
-      if (!is_finite(f[i])) return false;
+    const int n = model->nv, nq = model->nq;
+    if (!model->has_quaternions) {
+      if (!forward_dynamics(*model, constants, t, x, w, tree, u_dot)) return false;
+      for (int i = 0; i < n; ++i) {
+        f[i] = u_dot[i];
+        if (!is_finite(f[i])) return false;
+      }
+      return true;
     }
+    for (int j = 0; j < W; ++j) {  // tree_second_order_acceleration's chart maps, lane by lane
+      for (int i = 0; i < n; ++i) {
+        x_lane[i] = x[i][j];
+        w_lane[i] = w[i][j];
+      }
+      chart_to_q(*model, base_q[j], x_lane, q_lane);
+      velocity_from_chart_rate(*model, x_lane, q_lane, w_lane, u_lane);
+      for (int i = 0; i < nq; ++i) q[i].set(j, q_lane[i]);
+      for (int i = 0; i < n; ++i) u[i].set(j, u_lane[i]);
+    }
+    if (!forward_dynamics(*model, constants, t, q, u, tree, u_dot)) return false;
+    for (int j = 0; j < W; ++j) {
+      for (int i = 0; i < n; ++i) {
+        x_lane[i] = x[i][j];
+        w_lane[i] = w[i][j];
+        u_lane[i] = u[i][j];
+        u_dot_lane[i] = u_dot[i][j];
+      }
+      for (int i = 0; i < nq; ++i) q_lane[i] = q[i][j];
+      chart_acceleration(*model, x_lane, q_lane, w_lane, u_lane, u_dot_lane, f_lane);
+      for (int i = 0; i < n; ++i) f[i].set(j, f_lane[i]);
+    }
+    for (int i = 0; i < n; ++i)
+      if (!is_finite(f[i])) return false;
     return true;
   }
 
@@ -58,32 +95,106 @@ struct LaneTreeSecondOrder {
       for (int i = 0; i < n; ++i) f_t[i] = S(0.0);
     if (!acceleration(t, x, w, f)) return false;
     for (int first = 0; first < directions; first += kLaneJacobianChunk) {
-      for (int i = 0; i < n; ++i) {
-        x_dual[i] = D::variable(x[i], i - first);
-        w_dual[i] = D::variable(w[i], n + i - first);
-      }
       const D t_dual = D::variable(t, timed ? 2 * n - first : -1);
-      tree_kinematics(*model, constants, x_dual, w_dual, dual_tree);
-      applied_forces(*model, constants, t_dual, x_dual, w_dual, dual_tree);
+      if (model->has_quaternions) {
+        dual_charts(x, w, first);
+        tree_kinematics(*model, constants, q_dual, u_dual, dual_tree);
+        applied_forces(*model, constants, t_dual, q_dual, u_dual, dual_tree);
+      } else {
+        for (int i = 0; i < n; ++i) {
+          x_dual[i] = D::variable(x[i], i - first);
+          w_dual[i] = D::variable(w[i], n + i - first);
+        }
+        tree_kinematics(*model, constants, x_dual, w_dual, dual_tree);
+        applied_forces(*model, constants, t_dual, x_dual, w_dual, dual_tree);
+      }
       newton_euler_forces(*model, constants, u_dot, dual_tree, residual);
       for (int slot = 0; slot < kLaneJacobianChunk && first + slot < directions; ++slot) {
         for (int i = 0; i < n; ++i) rhs[i] = -residual[i].d[slot];
         articulated_body_solve(*model, tree, rhs, tree.pA, tree.u, tree.acceleration, rhs);
-        if (!store_jacobian_direction(
-                n, first + slot, [&](int i) { return rhs[i]; }, J1, J2, f_t))
-          return false;
+        if (!model->has_quaternions) {
+          if (!store_jacobian_direction(n, first + slot, [&](int i) { return rhs[i]; }, J1, J2, f_t))
+            return false;
+        } else {
+          for (int i = 0; i < n; ++i) residual[i].d[slot] = rhs[i];
+        }
+      }
+      if (model->has_quaternions) {
+        dual_chart_accelerations(x, w, first);
+        for (int slot = 0; slot < kLaneJacobianChunk && first + slot < directions; ++slot) {
+          const auto derivative = [&](int i) { return f_dual[i].d[slot]; };
+          if (!store_jacobian_direction(n, first + slot, derivative, J1, J2, f_t)) return false;
+        }
       }
     }
     return true;
   }
 
-  // Mhat = M (the chart's T is the identity) by the composite-rigid-body algorithm.
+  // Mhat = T^T M T, M by the composite-rigid-body algorithm on lanes, T lane by lane (the identity without
+  // quaternion charts).
   bool mass_matrix(const S&, const S* x, S* M) {
-    const int n = model->nv;
-    ::myriad::mass_matrix(*model, constants, x, x, tree, M);
+    const int n = model->nv, nq = model->nq;
+    if (!model->has_quaternions) {
+      ::myriad::mass_matrix(*model, constants, x, x, tree, M);
+    } else {
+      for (int j = 0; j < W; ++j) {
+        for (int i = 0; i < n; ++i) x_lane[i] = x[i][j];
+        chart_to_q(*model, base_q[j], x_lane, q_lane);
+        for (int i = 0; i < nq; ++i) q[i].set(j, q_lane[i]);
+      }
+      ::myriad::mass_matrix(*model, constants, q, q, tree, M);
+      for (int j = 0; j < W; ++j) {
+        for (int i = 0; i < n; ++i) x_lane[i] = x[i][j];
+        for (int i = 0; i < nq; ++i) q_lane[i] = q[i][j];
+        for (int i = 0; i < n * n; ++i) M_lane[i] = M[i][j];
+        chart_mass_matrix(*model, x_lane, q_lane, M_lane);
+        for (int i = 0; i < n * n; ++i) M[i].set(j, M_lane[i]);
+      }
+    }
     for (int i = 0; i < n * n; ++i)
       if (!is_finite(M[i])) return false;
     return true;
+  }
+
+ private:
+  // Lane j's chart point and rates seeded for the Dual pass that starts at direction `first`, as
+  // TreeSecondOrder::jacobians seeds them.
+  void seed_lane(const S* x, const S* w, int first, int j) {
+    const int n = model->nv;
+    for (int i = 0; i < n; ++i) {
+      x_lane_dual[i] = LaneD::variable(x[i][j], i - first);
+      w_lane_dual[i] = LaneD::variable(w[i][j], n + i - first);
+    }
+  }
+
+  // q_dual and u_dual from each lane's chart maps on Dual<double> (tree_second_order_residual's).
+  void dual_charts(const S* x, const S* w, int first) {
+    const int n = model->nv, nq = model->nq;
+    for (int j = 0; j < W; ++j) {
+      seed_lane(x, w, first, j);
+      chart_to_q(*model, base_q[j], x_lane_dual, q_lane_dual);
+      velocity_from_chart_rate(*model, x_lane_dual, q_lane_dual, w_lane_dual, u_lane_dual);
+      for (int i = 0; i < nq; ++i) set_lane(q_dual[i], j, q_lane_dual[i]);
+      for (int i = 0; i < n; ++i) set_lane(u_dual[i], j, u_lane_dual[i]);
+    }
+  }
+
+  // f_dual: each lane's chart_acceleration on Dual<double> with u' (its value u_dot, its derivatives the solved
+  // directions in residual), as TreeSecondOrder::jacobians forms it.
+  void dual_chart_accelerations(const S* x, const S* w, int first) {
+    const int n = model->nv, nq = model->nq;
+    for (int i = 0; i < n; ++i) residual[i].value = u_dot[i];
+    for (int j = 0; j < W; ++j) {
+      seed_lane(x, w, first, j);
+      for (int i = 0; i < nq; ++i) q_lane_dual[i] = lane_of(q_dual[i], j);
+      for (int i = 0; i < n; ++i) {
+        u_lane_dual[i] = lane_of(u_dual[i], j);
+        u_dot_lane_dual[i] = lane_of(residual[i], j);
+      }
+      chart_acceleration(*model, x_lane_dual, q_lane_dual, w_lane_dual, u_lane_dual, u_dot_lane_dual,
+                         f_lane_dual);
+      for (int i = 0; i < n; ++i) set_lane(f_dual[i], j, f_lane_dual[i]);
+    }
   }
 };
 
@@ -94,15 +205,34 @@ std::size_t carve_lane_tree_second_order(const CompiledModel& model, LaneTreeSec
                                          void* buffer) {
   using S = Lanes<W>;
   using D = Dual<S, kLaneJacobianChunk>;
-  const int nv = model.nv > 0 ? model.nv : 1;
+  using LaneD = Dual<double, kLaneJacobianChunk>;
+  const int nv = model.nv > 0 ? model.nv : 1, nq = model.nq > 0 ? model.nq : 1;
   unsigned char* start = static_cast<unsigned char*>(buffer);
   unsigned char* cursor = start;
   s.model = &model;
   s.x_dual = detail::carve<D>(cursor, nv);
   s.w_dual = detail::carve<D>(cursor, nv);
+  s.q_dual = detail::carve<D>(cursor, nq);
+  s.u_dual = detail::carve<D>(cursor, nv);
   s.residual = detail::carve<D>(cursor, nv);
+  s.f_dual = detail::carve<D>(cursor, nv);
+  s.q = detail::carve<S>(cursor, nq);
+  s.u = detail::carve<S>(cursor, nv);
   s.u_dot = detail::carve<S>(cursor, nv);
   s.rhs = detail::carve<S>(cursor, nv);
+  s.x_lane = detail::carve<double>(cursor, nv);
+  s.w_lane = detail::carve<double>(cursor, nv);
+  s.q_lane = detail::carve<double>(cursor, nq);
+  s.u_lane = detail::carve<double>(cursor, nv);
+  s.u_dot_lane = detail::carve<double>(cursor, nv);
+  s.f_lane = detail::carve<double>(cursor, nv);
+  s.M_lane = detail::carve<double>(cursor, nv * nv);
+  s.x_lane_dual = detail::carve<LaneD>(cursor, nv);
+  s.w_lane_dual = detail::carve<LaneD>(cursor, nv);
+  s.q_lane_dual = detail::carve<LaneD>(cursor, nq);
+  s.u_lane_dual = detail::carve<LaneD>(cursor, nv);
+  s.u_dot_lane_dual = detail::carve<LaneD>(cursor, nv);
+  s.f_lane_dual = detail::carve<LaneD>(cursor, nv);
   std::size_t bytes = 0;
   s.tree = carve_tree_workspace<S>(model, cursor, &bytes);
   cursor = reinterpret_cast<unsigned char*>(reinterpret_cast<std::size_t>(cursor) + bytes);  // null-safe

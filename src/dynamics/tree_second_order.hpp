@@ -124,6 +124,66 @@ MYRIAD_HD void chart_acceleration(const CompiledModel& model, const S* x, const 
   }
 }
 
+// The 3x3 block B of T = du/dw (see the file header) for part 0 (rotation vector: Jr(phi)) or part 1 (free
+// position: R_FM^T) of a joint at chart point x with coordinates q (chart_to_q), and its first index; false if the
+// joint has no such block. O(1).
+MYRIAD_HD_INLINE bool chart_velocity_block(const CompiledJoint& joint, const double* x, const double* q, int part,
+                                           Mat3<double>& B, int& first) {
+  const int rot = joint_rotation_offset(joint.type);
+  if (rot < 0) return false;
+  if (part == 0) {
+    first = joint.v_index + rot;
+    const Vec3<double> phi{x[first], x[first + 1], x[first + 2]};
+    for (int col = 0; col < 3; ++col) {
+      Vec3<double> e = Vec3<double>::zero();
+      e[col] = 1.0;
+      const Vec3<double> column = right_jacobian_times(phi, e);
+      for (int row = 0; row < 3; ++row) B.m[row][col] = column[row];
+    }
+    return true;
+  }
+  if (joint.type != kFree) return false;
+  first = joint.v_index;
+  B = transpose(rotation_matrix(load_quat(q + joint.q_index + 3)));
+  return true;
+}
+
+// M <- T^T M T (nv x nv, row-major) at chart point x with coordinates q, made exactly symmetric: the mass matrix in
+// chart rates, for a model with spherical or free joints (T is the identity elsewhere). O(nv^2).
+MYRIAD_HD_INLINE void chart_mass_matrix(const CompiledModel& model, const double* x, const double* q, double* M) {
+  const int n = model.nv;
+  // M <- M T (each 3-column block of a rotation vector or free position times its 3x3 block B).
+  for (int b = 0; b < model.n_bodies; ++b) {
+    const CompiledJoint& joint = model.joints[b];
+    for (int part = 0; part < 2; ++part) {
+      Mat3<double> B;
+      int c0;
+      if (!chart_velocity_block(joint, x, q, part, B, c0)) continue;
+      for (int r = 0; r < n; ++r) {
+        double* m = M + r * n + c0;
+        const double m0 = m[0], m1 = m[1], m2 = m[2];
+        for (int j = 0; j < 3; ++j) m[j] = m0 * B.m[0][j] + m1 * B.m[1][j] + m2 * B.m[2][j];
+      }
+    }
+  }
+  // M <- T^T M.
+  for (int b = 0; b < model.n_bodies; ++b) {
+    const CompiledJoint& joint = model.joints[b];
+    for (int part = 0; part < 2; ++part) {
+      Mat3<double> B;
+      int r0;
+      if (!chart_velocity_block(joint, x, q, part, B, r0)) continue;
+      for (int col = 0; col < n; ++col) {
+        const double m0 = M[r0 * n + col], m1 = M[(r0 + 1) * n + col], m2 = M[(r0 + 2) * n + col];
+        for (int i = 0; i < 3; ++i) M[(r0 + i) * n + col] = B.m[0][i] * m0 + B.m[1][i] * m1 + B.m[2][i] * m2;
+      }
+    }
+  }
+  // Exactly symmetric for the factorization of Pi.
+  for (int i = 0; i < n; ++i)
+    for (int j = i + 1; j < n; ++j) M[i * n + j] = M[j * n + i] = 0.5 * (M[i * n + j] + M[j * n + i]);
+}
+
 // ---- per-instance scratch ----
 
 template <class S>
@@ -268,39 +328,7 @@ struct TreeSecondOrder {
     chart_to_q(*model, base_q, x, scratch.q);
     for (int i = 0; i < n; ++i) scratch.u[i] = 0.0;
     ::myriad::mass_matrix(*model, constants, scratch.q, scratch.u, scratch.tree, M);
-    if (model->has_quaternions) {
-      // M <- M T (each 3-column block of a rotation vector or free position times its 3x3 block B).
-      for (int b = 0; b < model->n_bodies; ++b) {
-        const CompiledJoint& joint = model->joints[b];
-        for (int part = 0; part < 2; ++part) {
-          Mat3<double> B;
-          int c0;
-          if (!velocity_block(joint, x, part, B, c0)) continue;
-          for (int r = 0; r < n; ++r) {
-            double* m = M + r * n + c0;
-            const double m0 = m[0], m1 = m[1], m2 = m[2];
-            for (int j = 0; j < 3; ++j) m[j] = m0 * B.m[0][j] + m1 * B.m[1][j] + m2 * B.m[2][j];
-          }
-        }
-      }
-      // M <- T^T M.
-      for (int b = 0; b < model->n_bodies; ++b) {
-        const CompiledJoint& joint = model->joints[b];
-        for (int part = 0; part < 2; ++part) {
-          Mat3<double> B;
-          int r0;
-          if (!velocity_block(joint, x, part, B, r0)) continue;
-          for (int col = 0; col < n; ++col) {
-            const double m0 = M[r0 * n + col], m1 = M[(r0 + 1) * n + col], m2 = M[(r0 + 2) * n + col];
-            for (int i = 0; i < 3; ++i)
-              M[(r0 + i) * n + col] = B.m[0][i] * m0 + B.m[1][i] * m1 + B.m[2][i] * m2;
-          }
-        }
-      }
-      // Exactly symmetric for the factorization of Pi.
-      for (int i = 0; i < n; ++i)
-        for (int j = i + 1; j < n; ++j) M[i * n + j] = M[j * n + i] = 0.5 * (M[i * n + j] + M[j * n + i]);
-    }
+    if (model->has_quaternions) chart_mass_matrix(*model, x, scratch.q, M);
     for (int i = 0; i < n * n; ++i)
       if (!is_finite(M[i])) return false;
     return true;
@@ -337,30 +365,6 @@ struct TreeSecondOrder {
     chart_rate(*model, x, scratch.q, y + n, w);
   }
 
- private:
-  // The 3x3 block B of T = du/dw for part 0 (rotation vector: Jr(phi)) or part 1 (free position: R_FM^T) of a
-  // joint, and its first index; false if the joint has no such block. Uses scratch.q (chart_to_q already
-  // run).
-  MYRIAD_HD bool velocity_block(const CompiledJoint& joint, const double* x, int part, Mat3<double>& B,
-                                int& first) const {
-    const int rot = joint_rotation_offset(joint.type);
-    if (rot < 0) return false;
-    if (part == 0) {
-      first = joint.v_index + rot;
-      const Vec3<double> phi{x[first], x[first + 1], x[first + 2]};
-      for (int col = 0; col < 3; ++col) {
-        Vec3<double> e = Vec3<double>::zero();
-        e[col] = 1.0;
-        const Vec3<double> column = right_jacobian_times(phi, e);
-        for (int row = 0; row < 3; ++row) B.m[row][col] = column[row];
-      }
-      return true;
-    }
-    if (joint.type != kFree) return false;
-    first = joint.v_index;
-    B = transpose(rotation_matrix(load_quat(scratch.q + joint.q_index + 3)));
-    return true;
-  }
 };
 
 // Bytes of the one buffer make_tree_second_order carves (double scratch, then the Dual scratch of jacobians).

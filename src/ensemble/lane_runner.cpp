@@ -30,10 +30,7 @@ const char* lane_instruction_set() {
 
 bool lanes_supported(const CompiledModel& model, const RunSpec& spec) {
   if (model.constraints.m > 0 || model.nv <= 0) return false;
-  // RN4 on lanes takes the identity chart of models without spherical or free joints
-  // (dynamics/lane_tree_second_order.hpp).
-  const bool first_order = spec.method == Method::dopri5 || spec.method == Method::rk4;
-  if (spec.method == Method::rn4 ? model.has_quaternions : !first_order) return false;
+  if (spec.method != Method::dopri5 && spec.method != Method::rk4 && spec.method != Method::rn4) return false;
   for (int e = 0; e < model.n_forces; ++e) {
     const int type = model.forces[e].type;
     if (type == 3 || type == 4) return false;  // bushing, tire: no lane form (force_elements.hpp)
@@ -110,6 +107,7 @@ struct LaneGroup {
     ode.constants.rows[j] = s.constants;
     second_order.constants.rows[j] = s.constants;
     ode.base_q[j] = s.scratch + layout.base_q;
+    second_order.base_q[j] = s.scratch + layout.base_q;
     loaded[j] = from;
   }
 

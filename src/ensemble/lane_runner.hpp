@@ -22,9 +22,8 @@ bool valid_lane_count(int lanes);
 // The vector instructions this build's lane runner was compiled for ("AVX2" or "SSE2"; CMake MYRIAD_LANES_AVX2).
 const char* lane_instruction_set();
 
-// Whether the lane runner takes this run: DOPRI5 or RK4 on a tree model whose force elements all have a lane form
-// (not bushings or tires), or RN4 on such a model without spherical or free joints. Others run one instance at a
-// time.
+// Whether the lane runner takes this run: DOPRI5, RK4 or RN4 on a tree model whose force elements all have a lane
+// form (not bushings or tires). Others run one instance at a time.
 bool lanes_supported(const CompiledModel& model, const RunSpec& spec);
 
 // run_ensemble_cpu's contract, with `lanes` (2, 4 or 8) instances in flight on each thread; requires
