@@ -35,15 +35,6 @@ inline void set_lane(LaneDual<W, N>& a, int j, const Dual<double, N>& x) {
   for (int i = 0; i < N; ++i) a.d[i].set(j, x.d[i]);
 }
 
-// Whether every lane's value and derivatives are finite.
-template <int W, int N>
-inline bool is_finite(const LaneDual<W, N>& a) {
-  if (!is_finite(a.value)) return false;
-  for (int i = 0; i < N; ++i)
-    if (!is_finite(a.d[i])) return false;
-  return true;
-}
-
 // ---- a Lanes beside a Dual<Lanes>: the operations of dual.hpp's double overloads, lane by lane ----
 template <int W, int N>
 inline LaneDual<W, N> operator+(LaneDual<W, N> a, const Lanes<W>& b) {

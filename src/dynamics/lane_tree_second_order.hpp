@@ -40,9 +40,11 @@ struct LaneTreeSecondOrder {
   S* u;
   S* u_dot;  // u' of the last acceleration() (nv)
   S* rhs;    // a direction's right-hand side, then its solution (nv)
-  // One lane's chart maps with the scalar code (models with quaternions): (nv; q nq; M nv x nv).
-  double *x_lane, *w_lane, *q_lane, *u_lane, *u_dot_lane, *f_lane, *M_lane;
-  LaneD *x_lane_dual, *w_lane_dual, *q_lane_dual, *u_lane_dual, *u_dot_lane_dual, *f_lane_dual;
+  // One lane's chart maps with the scalar code (models with quaternions), in TreeSecondOrder's own scratch
+  // layout (its tree workspaces unused), and one lane's mass matrix (nv x nv).
+  TreeSecondOrderScratch<double> lane;
+  TreeSecondOrderScratch<LaneD> lane_dual;
+  double* M_lane;
 
   int dimension() const { return model->nv; }
 
@@ -60,25 +62,25 @@ struct LaneTreeSecondOrder {
     }
     for (int j = 0; j < W; ++j) {  // tree_second_order_acceleration's chart maps, lane by lane
       for (int i = 0; i < n; ++i) {
-        x_lane[i] = x[i][j];
-        w_lane[i] = w[i][j];
+        lane.x[i] = x[i][j];
+        lane.w[i] = w[i][j];
       }
-      chart_to_q(*model, base_q[j], x_lane, q_lane);
-      velocity_from_chart_rate(*model, x_lane, q_lane, w_lane, u_lane);
-      for (int i = 0; i < nq; ++i) q[i].set(j, q_lane[i]);
-      for (int i = 0; i < n; ++i) u[i].set(j, u_lane[i]);
+      chart_to_q(*model, base_q[j], lane.x, lane.q);
+      velocity_from_chart_rate(*model, lane.x, lane.q, lane.w, lane.u);
+      for (int i = 0; i < nq; ++i) q[i].set(j, lane.q[i]);
+      for (int i = 0; i < n; ++i) u[i].set(j, lane.u[i]);
     }
     if (!forward_dynamics(*model, constants, t, q, u, tree, u_dot)) return false;
     for (int j = 0; j < W; ++j) {
       for (int i = 0; i < n; ++i) {
-        x_lane[i] = x[i][j];
-        w_lane[i] = w[i][j];
-        u_lane[i] = u[i][j];
-        u_dot_lane[i] = u_dot[i][j];
+        lane.x[i] = x[i][j];
+        lane.w[i] = w[i][j];
+        lane.u[i] = u[i][j];
+        lane.u_dot[i] = u_dot[i][j];
       }
-      for (int i = 0; i < nq; ++i) q_lane[i] = q[i][j];
-      chart_acceleration(*model, x_lane, q_lane, w_lane, u_lane, u_dot_lane, f_lane);
-      for (int i = 0; i < n; ++i) f[i].set(j, f_lane[i]);
+      for (int i = 0; i < nq; ++i) lane.q[i] = q[i][j];
+      chart_acceleration(*model, lane.x, lane.q, lane.w, lane.u, lane.u_dot, lane.f);
+      for (int i = 0; i < n; ++i) f[i].set(j, lane.f[i]);
     }
     for (int i = 0; i < n; ++i)
       if (!is_finite(f[i])) return false;
@@ -138,16 +140,16 @@ struct LaneTreeSecondOrder {
       ::myriad::mass_matrix(*model, constants, x, x, tree, M);
     } else {
       for (int j = 0; j < W; ++j) {
-        for (int i = 0; i < n; ++i) x_lane[i] = x[i][j];
-        chart_to_q(*model, base_q[j], x_lane, q_lane);
-        for (int i = 0; i < nq; ++i) q[i].set(j, q_lane[i]);
+        for (int i = 0; i < n; ++i) lane.x[i] = x[i][j];
+        chart_to_q(*model, base_q[j], lane.x, lane.q);
+        for (int i = 0; i < nq; ++i) q[i].set(j, lane.q[i]);
       }
       ::myriad::mass_matrix(*model, constants, q, q, tree, M);
       for (int j = 0; j < W; ++j) {
-        for (int i = 0; i < n; ++i) x_lane[i] = x[i][j];
-        for (int i = 0; i < nq; ++i) q_lane[i] = q[i][j];
+        for (int i = 0; i < n; ++i) lane.x[i] = x[i][j];
+        for (int i = 0; i < nq; ++i) lane.q[i] = q[i][j];
         for (int i = 0; i < n * n; ++i) M_lane[i] = M[i][j];
-        chart_mass_matrix(*model, x_lane, q_lane, M_lane);
+        chart_mass_matrix(*model, lane.x, lane.q, M_lane);
         for (int i = 0; i < n * n; ++i) M[i].set(j, M_lane[i]);
       }
     }
@@ -162,8 +164,8 @@ struct LaneTreeSecondOrder {
   void seed_lane(const S* x, const S* w, int first, int j) {
     const int n = model->nv;
     for (int i = 0; i < n; ++i) {
-      x_lane_dual[i] = LaneD::variable(x[i][j], i - first);
-      w_lane_dual[i] = LaneD::variable(w[i][j], n + i - first);
+      lane_dual.x[i] = LaneD::variable(x[i][j], i - first);
+      lane_dual.w[i] = LaneD::variable(w[i][j], n + i - first);
     }
   }
 
@@ -172,10 +174,10 @@ struct LaneTreeSecondOrder {
     const int n = model->nv, nq = model->nq;
     for (int j = 0; j < W; ++j) {
       seed_lane(x, w, first, j);
-      chart_to_q(*model, base_q[j], x_lane_dual, q_lane_dual);
-      velocity_from_chart_rate(*model, x_lane_dual, q_lane_dual, w_lane_dual, u_lane_dual);
-      for (int i = 0; i < nq; ++i) set_lane(q_dual[i], j, q_lane_dual[i]);
-      for (int i = 0; i < n; ++i) set_lane(u_dual[i], j, u_lane_dual[i]);
+      chart_to_q(*model, base_q[j], lane_dual.x, lane_dual.q);
+      velocity_from_chart_rate(*model, lane_dual.x, lane_dual.q, lane_dual.w, lane_dual.u);
+      for (int i = 0; i < nq; ++i) set_lane(q_dual[i], j, lane_dual.q[i]);
+      for (int i = 0; i < n; ++i) set_lane(u_dual[i], j, lane_dual.u[i]);
     }
   }
 
@@ -186,14 +188,14 @@ struct LaneTreeSecondOrder {
     for (int i = 0; i < n; ++i) residual[i].value = u_dot[i];
     for (int j = 0; j < W; ++j) {
       seed_lane(x, w, first, j);
-      for (int i = 0; i < nq; ++i) q_lane_dual[i] = lane_of(q_dual[i], j);
+      for (int i = 0; i < nq; ++i) lane_dual.q[i] = lane_of(q_dual[i], j);
       for (int i = 0; i < n; ++i) {
-        u_lane_dual[i] = lane_of(u_dual[i], j);
-        u_dot_lane_dual[i] = lane_of(residual[i], j);
+        lane_dual.u[i] = lane_of(u_dual[i], j);
+        lane_dual.u_dot[i] = lane_of(residual[i], j);
       }
-      chart_acceleration(*model, x_lane_dual, q_lane_dual, w_lane_dual, u_lane_dual, u_dot_lane_dual,
-                         f_lane_dual);
-      for (int i = 0; i < n; ++i) set_lane(f_dual[i], j, f_lane_dual[i]);
+      chart_acceleration(*model, lane_dual.x, lane_dual.q, lane_dual.w, lane_dual.u, lane_dual.u_dot,
+                         lane_dual.f);
+      for (int i = 0; i < n; ++i) set_lane(f_dual[i], j, lane_dual.f[i]);
     }
   }
 };
@@ -220,20 +222,12 @@ std::size_t carve_lane_tree_second_order(const CompiledModel& model, LaneTreeSec
   s.u = detail::carve<S>(cursor, nv);
   s.u_dot = detail::carve<S>(cursor, nv);
   s.rhs = detail::carve<S>(cursor, nv);
-  s.x_lane = detail::carve<double>(cursor, nv);
-  s.w_lane = detail::carve<double>(cursor, nv);
-  s.q_lane = detail::carve<double>(cursor, nq);
-  s.u_lane = detail::carve<double>(cursor, nv);
-  s.u_dot_lane = detail::carve<double>(cursor, nv);
-  s.f_lane = detail::carve<double>(cursor, nv);
   s.M_lane = detail::carve<double>(cursor, nv * nv);
-  s.x_lane_dual = detail::carve<LaneD>(cursor, nv);
-  s.w_lane_dual = detail::carve<LaneD>(cursor, nv);
-  s.q_lane_dual = detail::carve<LaneD>(cursor, nq);
-  s.u_lane_dual = detail::carve<LaneD>(cursor, nv);
-  s.u_dot_lane_dual = detail::carve<LaneD>(cursor, nv);
-  s.f_lane_dual = detail::carve<LaneD>(cursor, nv);
   std::size_t bytes = 0;
+  s.lane = carve_tree_second_order_scratch<double>(model, cursor, &bytes);
+  cursor = reinterpret_cast<unsigned char*>(reinterpret_cast<std::size_t>(cursor) + bytes);  // null-safe
+  s.lane_dual = carve_tree_second_order_scratch<LaneD>(model, cursor, &bytes);
+  cursor = reinterpret_cast<unsigned char*>(reinterpret_cast<std::size_t>(cursor) + bytes);
   s.tree = carve_tree_workspace<S>(model, cursor, &bytes);
   cursor = reinterpret_cast<unsigned char*>(reinterpret_cast<std::size_t>(cursor) + bytes);  // null-safe
   s.dual_tree = carve_tree_workspace<D>(model, cursor, &bytes);
