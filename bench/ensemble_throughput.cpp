@@ -1,8 +1,9 @@
 // Ensemble throughput: wall time and instance-steps per second for N = 1, 1e2, ..., 1e6 on the quarter car, the
 // stiff double pendulum, a closed-loop model (four-bar) and the spatial ladder with L = 16, on every backend this
-// machine has: reference, cpu on one thread and on all threads, cuda fused (thread per instance; one launch with
-// the scratch thread-local where it fits and, to compare, in global memory; a step budget per launch with
-// compaction), cuda warp per instance and shared LU (Rosenbrock rows), cuda staged.
+// machine has: reference, cpu on one thread and on all threads, cuda fused (thread per instance, by the kernel
+// compiled for the method on trees where the model has no loops and, at every N, the generic interpreter to compare;
+// one launch with the scratch thread-local where it fits and, to compare, in global memory; a step budget per
+// launch with compaction), cuda warp per instance and shared LU (Rosenbrock rows), cuda staged.
 // For the Rosenbrock rows the share of the time spent factoring Pi is estimated (see lu_seconds below). With a
 // device, a closing section sets every cuda row against the all-thread cpu row of the same N (the stiff
 // pendulum's cpu rows reach N = 1e5 with --cpu-max-n 100000; one-thread rows stop at 1e4).
@@ -196,13 +197,17 @@ int main(int argc, char** argv) {
         if (all > 1 && n > 1) runs.push_back({"cpu", all});
       }
       if (gpu && n <= gpu_max_n) {
-        CudaRunOptions compacted, global, warp, shared, staged;
+        CudaRunOptions compacted, global, generic, warp, shared, staged;
         global.scratch = CudaRunOptions::Scratch::global;
+        generic.kernel = CudaRunOptions::Kernel::generic;
         compacted.step_budget = 256;
         warp.strategy = GpuStrategy::warp;
         shared.strategy = GpuStrategy::shared_lu;
         staged.strategy = GpuStrategy::staged;
-        runs.push_back({"cuda", 0, {}, "cuda fused"});
+        const bool trees = compiled->constraints.m == 0;
+        runs.push_back({"cuda", 0, {}, trees ? "cuda fused (kernel for the method on trees)" : "cuda fused"});
+        // The generic interpreter on every N: the specialized kernel's gain at scale (issue 19, item 4).
+        if (trees) runs.push_back({"cuda", 0, generic, "cuda fused, generic kernel"});
         if (n <= variants_max_n) {
           runs.push_back({"cuda", 0, global, "cuda fused, global scratch"});
           runs.push_back({"cuda", 0, compacted, "cuda fused, budget 256 + compaction"});

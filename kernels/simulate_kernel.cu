@@ -1,84 +1,19 @@
 #include "simulate_kernel.cuh"
 
-#include <thrust/copy.h>
-#include <thrust/execution_policy.h>
-#include <thrust/iterator/counting_iterator.h>
-
-#include "ensemble/device_slot.hpp"
-#include "ensemble/simulate_instance.hpp"
-#include "ensemble/strided_constants.hpp"
-#include "instance_slot.cuh"
+#include "fused_kernels.cuh"
+#include "tree_kernels.cuh"
 
 namespace myriad::cuda {
 
-namespace {
-
-// One launch of instance `local` over its slot, wherever the slot lies. Out of line: both kernels call the
-// one compiled copy of advance_instance's step loops.
-__device__ __noinline__ void advance_slot(const SimulateParams& p, long long local, long long instance,
-                                          const InstanceSlot& slot) {
-  const CompiledModel& model = *p.model;
-  if (p.first_launch) begin_instance(slot.scratch);
-  const StridedConstants k{p.constants + instance, p.total};
-  IntegratorStats stats = p.stats[local];
-  double* kpi_state = p.kpi_state ? p.kpi_state + local * model.n_kpis * kKpiStateDoubles : nullptr;
-  const bool finished =
-      advance_instance(model, k, slot.q, slot.v, p.spec, p.output_times, p.n_output_times, slot.scratch,
-                       p.outputs + local * p.n_output_times * model.n_outputs, stats, p.step_budget, kpi_state);
-  p.status[local] = finished ? static_cast<int>(instance_progress(slot.scratch).status) : kInstanceRunning;
-  p.stats[local] = stats;
-}
-
-// Slots in global memory, kept across launches (step budgets, compaction).
-__global__ void simulate_kernel(const SimulateParams p) {
-  const long long index = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
-  if (index >= p.n_live) return;
-  const long long local = p.live ? p.live[index] : index;
-  const long long instance = p.first + local;
-  advance_slot(p, local, instance,
-               instance_slot(*p.model, p.scratch, p.scratch_bytes, local, instance, p.total, p.initial_q,
-                             p.initial_v, p.first_launch));
-}
-
-// Slots in the thread's local memory (simulate_kernel.cuh says why), for one launch from the start to the end.
-__global__ void simulate_kernel_thread_local(const SimulateParams p) {
-  const long long local = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
-  if (local >= p.n_live) return;
-  alignas(16) unsigned char slot_memory[kThreadLocalSlotBytes];
-  const long long instance = p.first + local;
-  advance_slot(p, local, instance,
-               instance_slot(*p.model, slot_memory, p.scratch_bytes, 0, instance, p.total, p.initial_q,
-                             p.initial_v, true));
-}
-
-}  // namespace
-
 cudaError_t launch_simulate(const SimulateParams& params, int threads_per_block, cudaStream_t stream) {
-  if (params.n_live <= 0) return cudaSuccess;
-  const long long blocks = (params.n_live + threads_per_block - 1) / threads_per_block;
-  if (params.thread_local_scratch) {
-    if (params.step_budget >= 0 || !params.first_launch || params.live != nullptr ||
-        params.scratch_bytes > kThreadLocalSlotBytes)
-      return cudaErrorInvalidValue;
-    simulate_kernel_thread_local<<<static_cast<unsigned>(blocks), threads_per_block, 0, stream>>>(params);
-  } else {
-    simulate_kernel<<<static_cast<unsigned>(blocks), threads_per_block, 0, stream>>>(params);
+  if (!params.specialized) return fused::launch<AnyStepLoops, AnyModelClass>(params, threads_per_block, stream);
+  switch (params.spec.method) {
+    case Method::rk4: return launch_tree_rk4(params, threads_per_block, stream);
+    case Method::dopri5: return launch_tree_dopri5(params, threads_per_block, stream);
+    case Method::rn4: return launch_tree_rn4(params, threads_per_block, stream);
+    case Method::ros2w: return launch_tree_ros2w(params, threads_per_block, stream);
   }
-  return cudaGetLastError();
-}
-
-namespace {
-
-struct IsRunning {
-  __host__ __device__ bool operator()(int status) const { return status == kInstanceRunning; }
-};
-
-}  // namespace
-
-long long compact_live(const int* status, long long count, int* live, cudaStream_t stream) {
-  const thrust::counting_iterator<int> first(0);
-  int* end = thrust::copy_if(thrust::cuda::par.on(stream), first, first + count, status, live, IsRunning{});
-  return end - live;
+  return cudaErrorInvalidValue;
 }
 
 }  // namespace myriad::cuda

@@ -9,7 +9,8 @@
 // lying side by side, so a warp reading the same field of its 32 instances touches 8 sectors of 32 bytes for
 // doubles, where slots laid one after another in global memory put each lane in a sector of its own (32 sectors,
 // a quarter of each used): the structure-of-arrays layout, with no change to the per-instance code, which sees a
-// pointer either way. Slots: ensemble/device_slot.hpp.
+// pointer either way. Slots: ensemble/device_slot.hpp. The kernels' code: fused_kernels.cuh, compiled once for
+// every method and model class (the generic interpreter) and once per method for tree models (tree_kernels.cuh).
 #include <cuda_runtime.h>
 
 #include "core/status.hpp"
@@ -17,6 +18,9 @@
 #include "model/compiled_model.hpp"
 
 namespace myriad::cuda {
+
+// The model classes a specialized kernel is compiled for (dynamics/model_class.hpp).
+enum class KernelModelClass { any, axis_joints };
 
 // The status slot of an instance that has not finished yet.
 constexpr int kInstanceRunning = -1;
@@ -50,6 +54,11 @@ struct SimulateParams {
   // from every output row in the kernel (kpi/kpi.hpp, the cpu backend's on-line code), so that a run keeping no
   // series copies back these states rather than the series (issue 18). nullptr: none kept.
   double* kpi_state = nullptr;
+  // The kernel compiled for spec.method on tree models alone (tree_kernels.cuh) instead of the generic one: only
+  // for a model without loops. Same results; a smaller stack. With it, the model class the kernel is compiled for:
+  // axis_joints only for a model in AxisJointsClass (dynamics/model_class.hpp, model_in_class).
+  bool specialized = false;
+  KernelModelClass model_class = KernelModelClass::any;
 };
 
 // Launches the fused kernel over params.n_live instances; cudaErrorInvalidValue for a thread-local run that breaks

@@ -5,6 +5,7 @@
 #include <limits>
 #include <stdexcept>
 
+#include "dynamics/model_class.hpp"
 #include "ensemble/device_slot.hpp"
 #include "ensemble/simulate_instance.hpp"
 #include "ensemble/staged_cadence.hpp"
@@ -34,6 +35,9 @@ CudaRunPlan plan_cuda_run(const CompiledModel& model, Method method, const CudaR
   plan.thread_local_scratch = plan.kernel == GpuStrategy::fused && options.step_budget <= 0 &&
                               options.scratch == CudaRunOptions::Scratch::automatic &&
                               device_slot_bytes(model, method) <= kThreadLocalSlotBytes;
+  plan.specialized = plan.kernel == GpuStrategy::fused && options.kernel == CudaRunOptions::Kernel::specialized &&
+                     model.constraints.m == 0;
+  plan.axis_joints = plan.specialized && model_in_class<AxisJointsClass>(model);
   return plan;
 }
 
@@ -294,6 +298,8 @@ EnsembleResult run_ensemble_cuda(const CompiledModel& model, const Ensemble& ens
                            d_times.as<double>(), n_times, n, first, count, spec, d_scratch.as<unsigned char>(),
                            scratch_bytes, d_outputs.as<double>(), d_status.as<int>(), d_stats.as<IntegratorStats>(),
                            nullptr, count, true, budget, plan.thread_local_scratch};
+    p.specialized = plan.specialized;
+    p.model_class = plan.axis_joints ? cuda::KernelModelClass::axis_joints : cuda::KernelModelClass::any;
     if (device_kpis) {
       p.kpi_state = d_kpi_state.as<double>();
       check(cudaMemset(d_kpi_state.pointer, 0, kpi_bytes * static_cast<size_t>(count)), "cudaMemset (KPI states)");

@@ -37,6 +37,13 @@ struct CudaRunOptions {
   // kThreadLocalSlotBytes (ensemble/device_slot.hpp), else in global memory; global: always in global memory, one
   // instance's slot after another (to measure the difference; results are the same bit for bit).
   enum class Scratch { automatic, global } scratch = Scratch::automatic;
+  // Which compiled copy of the step loops the fused kernel runs. specialized: on a model without loops, the kernel
+  // compiled for the run's method on tree models alone (ensemble/step_loops.hpp; fewer registers, a smaller
+  // stack); generic: always the interpreter of every method and model class (to measure the difference; results
+  // are the same bit for bit). A model whose joints all turn or slide about one axis, with springs, dampers and
+  // actuators alone (AxisJointsClass, dynamics/model_class.hpp: the quarter car, the pendulums), runs the kernel
+  // compiled for that class too. Loop models, and the other strategies' kernels, always run generic code.
+  enum class Kernel { specialized, generic } kernel = Kernel::specialized;
   // Counts the instances that have finished, after each launch (optional; not owned).
   RunProgress* progress = nullptr;
   // false: the series stay on the device. The fused kernel updates the model's named KPIs from every output row
@@ -50,6 +57,8 @@ struct CudaRunPlan {
   bool staged = false;  // staged strategy (Rosenbrock methods on a model without degrees of freedom run fused)
   GpuStrategy kernel = GpuStrategy::fused;  // else the strategy's kernel (RK4, DOPRI5 and 0-DOF models: fused)
   bool thread_local_scratch = false;        // slots in the threads' local memory (CudaRunOptions::scratch)
+  bool specialized = false;                 // the fused kernel compiled for the method on trees (CudaRunOptions::kernel)
+  bool axis_joints = false;                 // ... and for AxisJointsClass, the model being in it (model_class.hpp)
 };
 
 // Throws std::runtime_error naming why the cuda backend cannot run `model` here: the build has no CUDA, no device is

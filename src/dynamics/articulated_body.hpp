@@ -25,7 +25,8 @@ MYRIAD_HD_INLINE void add_articulated_force(const TreeWorkspace<S>& w, int i, in
 
 // The algorithm's forward pass, parent-first: qdd_i = D^-1 (u_i - U^T a'), a_i = a' + S qdd_i with
 // a' = X a_parent (+ bias_i when bias is given), a_base for the root's parent. Writes acceleration (nb), qdd (nv).
-template <class S>
+// MaxNv: the most coordinates of any joint (joint_nv_bound).
+template <class S, int MaxNv = 6>
 MYRIAD_HD void articulated_forward_pass(const CompiledModel& model, const TreeWorkspace<S>& w,
                                         const Motion<S>& a_base, const Motion<S>* bias, const S* u,
                                         Motion<S>* acceleration, S* qdd) {
@@ -35,7 +36,7 @@ MYRIAD_HD void articulated_forward_pass(const CompiledModel& model, const TreeWo
     const Motion<S>& a_parent = joint.parent < 0 ? a_base : acceleration[joint.parent];
     Motion<S> a = motion_to_b(w.X_parent[i], a_parent);
     if (bias) a += bias[i];
-    S rhs[6];
+    S rhs[MaxNv];
     for (int b = 0; b < n; ++b) rhs[b] = u[v0 + b] - dot(a, w.U[v0 + b]);
     for (int row = 0; row < n; ++row) {
       S sum = S(0);
@@ -63,11 +64,11 @@ MYRIAD_HD bool articulated_body_accelerations(const CompiledModel& model, const 
     const Motion<S>* S_i = w.subspace + v0;
     Force<S>* U = w.U + v0;
     S* D_inv = w.D_inv + 36 * i;
-    S D[36];
+    S D[joint_nv_bound<K>() * joint_nv_bound<K>()];
     for (int a = 0; a < n; ++a) U[a] = w.IA[i] * S_i[a];
     for (int a = 0; a < n; ++a)
       for (int b = 0; b < n; ++b) D[a * n + b] = dot(S_i[a], U[b]);
-    if (n > 0 && !invert_small_spd(D, n, D_inv)) return false;
+    if (n > 0 && !invert_small_spd<S, joint_nv_bound<K>()>(D, n, D_inv)) return false;
     for (int a = 0; a < n; ++a) w.u[v0 + a] = w.tau[v0 + a] - dot(S_i[a], w.pA[i]);
     if (joint.parent < 0) continue;
     SpatialInertia<S> Ia = w.IA[i];
@@ -79,7 +80,8 @@ MYRIAD_HD bool articulated_body_accelerations(const CompiledModel& model, const 
     w.IA[joint.parent] += inertia_to_a(w.X_parent[i], Ia);
     w.pA[joint.parent] += force_to_a(w.X_parent[i], pa);
   }
-  articulated_forward_pass(model, w, base_acceleration<S>(model, k), w.bias, w.u, w.acceleration, qdd);
+  articulated_forward_pass<S, joint_nv_bound<K>()>(model, w, base_acceleration<S>(model, k), w.bias, w.u,
+                                                    w.acceleration, qdd);
   return true;
 }
 

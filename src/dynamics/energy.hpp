@@ -75,12 +75,14 @@ MYRIAD_HD S potential_energy(const CompiledModel& model, const K& k, double t, c
     } else if (f.type == 1) {
       const S deflection = q[model.joints[f.joint].q_index] - S(k[c + kRsdaZeroAngle]);
       energy += S(0.5) * S(k[c + kRsdaStiffness]) * deflection * deflection;
-    } else if (f.type == 3) {
-      energy += bushing_energy(k, f, bushing_state(w, k, f));
-    } else if (f.type == 4) {  // a tire's vertical spring, while it is compressed (dynamics/tire_force.hpp)
-      const TimeValue road = time_function_value(model, k, f.motion1, value_of(t));
-      const S deflection = tire_contact(w, k, f, S(road.value), S(road.rate)).deflection;
-      if (value_of(deflection) > 0.0) energy += S(0.5) * S(k[c + kTireStiffness]) * deflection * deflection;
+    } else if (f.type == kBushing) {
+      if constexpr (force_compiled<K>(kBushing)) energy += bushing_energy(k, f, bushing_state(w, k, f));
+    } else if (f.type == kTire) {  // a tire's vertical spring, while it is compressed (dynamics/tire_force.hpp)
+      if constexpr (force_compiled<K>(kTire)) {
+        const TimeValue road = time_function_value(model, k, f.motion1, value_of(t));
+        const S deflection = tire_contact(w, k, f, S(road.value), S(road.rate)).deflection;
+        if (value_of(deflection) > 0.0) energy += S(0.5) * S(k[c + kTireStiffness]) * deflection * deflection;
+      }
     }
   }
   return energy;

@@ -4,6 +4,7 @@
 #include "dynamics/bushing.hpp"
 #include "dynamics/constants_view.hpp"
 #include "dynamics/force_table.hpp"
+#include "dynamics/model_class.hpp"
 #include "dynamics/tire_force.hpp"
 #include "dynamics/tree_kinematics.hpp"
 #include "model/time_function.hpp"
@@ -124,7 +125,7 @@ MYRIAD_HD_INLINE void add_point_force(TreeWorkspace<S>& w, int i, const Vec3<S>&
 
 // Writes f_ext (nb) and tau (nv) from all force elements. Gravity is not here: the recursions apply it as a
 // base acceleration. Time t is a double, or a Dual of S's type for derivatives with respect to time
-// (time_input).
+// (time_input). An element K's model class leaves out (dynamics/model_class.hpp) adds nothing.
 template <class S, class K, class T>
 MYRIAD_HD void applied_forces(const CompiledModel& model, const K& k, const T& t, const S* q, const S* v,
                               TreeWorkspace<S>& w) {
@@ -133,24 +134,26 @@ MYRIAD_HD void applied_forces(const CompiledModel& model, const K& k, const T& t
   for (int e = 0; e < model.n_forces; ++e) {
     const CompiledForce& f = model.forces[e];
     switch (f.type) {
-      case 0: {  // tsda: positive tension pulls the ends together
-        const TsdaState<S> s = tsda_state(model, k, w, f, t);
-        const Vec3<S> F_on_1 = s.tension * s.e_W;
-        if (f.body1 >= 0) add_point_force(w, f.body1, s.p_W1, F_on_1);
-        if (f.body2 >= 0) add_point_force(w, f.body2, s.p_W2, -F_on_1);
+      case kTsda:  // positive tension pulls the ends together
+        if constexpr (force_compiled<K>(kTsda)) {
+          const TsdaState<S> s = tsda_state(model, k, w, f, t);
+          const Vec3<S> F_on_1 = s.tension * s.e_W;
+          if (f.body1 >= 0) add_point_force(w, f.body1, s.p_W1, F_on_1);
+          if (f.body2 >= 0) add_point_force(w, f.body2, s.p_W2, -F_on_1);
+        }
         break;
-      }
-      case 1:  // rsda
-        w.tau[model.joints[f.joint].v_index] += rsda_torque(model, k, f, q, v, t);
+      case kRsda:
+        if constexpr (force_compiled<K>(kRsda)) w.tau[model.joints[f.joint].v_index] += rsda_torque(model, k, f, q, v, t);
         break;
-      case 2:  // joint actuator
-        w.tau[model.joints[f.joint].v_index + f.index] += actuator_input<S>(model, k, f.actuator, t);
+      case kJointActuator:
+        if constexpr (force_compiled<K>(kJointActuator))
+          w.tau[model.joints[f.joint].v_index + f.index] += actuator_input<S>(model, k, f.actuator, t);
         break;
-      case 3:  // bushing (dynamics/bushing.hpp)
-        if constexpr (!is_lanes<S>::value) apply_bushing(k, f, w);
+      case kBushing:  // dynamics/bushing.hpp
+        if constexpr (!is_lanes<S>::value && force_compiled<K>(kBushing)) apply_bushing(k, f, w);
         break;
-      case 4:  // tire (dynamics/tire_force.hpp) on the road z = h(t)
-        if constexpr (!is_lanes<S>::value) {
+      case kTire:  // dynamics/tire_force.hpp, on the road z = h(t)
+        if constexpr (!is_lanes<S>::value && force_compiled<K>(kTire)) {
           S road, road_rate;
           time_function_inputs(model, k, f.motion1, t, road, road_rate);
           apply_tire(k, f, road, road_rate, w);

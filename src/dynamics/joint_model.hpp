@@ -3,23 +3,12 @@
 // child joint frame M in the parent joint frame F, the motion subspace S (columns in M coordinates, so the joint
 // velocity is S * v) and the velocity-product term c_J = dS/dt * v. O(1) per joint.
 #include "core/hd.hpp"
+#include "dynamics/model_class.hpp"
 #include "model/compiled_model.hpp"
 #include "spatial/quaternion.hpp"
 #include "spatial/transform.hpp"
 
 namespace myriad {
-
-// Joint type codes as stored in CompiledJoint::type (the order of JointType).
-enum JointCode : int {
-  kRevolute = 0,
-  kPrismatic = 1,
-  kCylindrical = 2,
-  kUniversal = 3,
-  kSpherical = 4,
-  kPlanar = 5,
-  kFree = 6,
-  kFixed = 7,
-};
 
 template <class S, class K>
 MYRIAD_HD_INLINE Vec3<S> load_vec3(const K& k, int offset) {
@@ -39,28 +28,45 @@ MYRIAD_HD_INLINE Quat<S> load_quat(const S* q) {
   return normalized(Quat<S>{q[0], q[1], q[2], q[3]});
 }
 
-// X_FM(q) for the joint whose coordinates start at q.
+// X_FM(q) for the joint whose coordinates start at q. Code for K's model class only (dynamics/model_class.hpp):
+// a joint type it leaves out gives the identity, as a fixed joint.
 template <class S, class K>
 MYRIAD_HD Transform<S> joint_transform(const CompiledJoint& joint, const K& k, const S* q) {
   const int c = joint.constants;
   switch (joint.type) {
-    case kRevolute: return {rotation_about_axis(load_vec3<S>(k, c + kJointAxis), q[0]), Vec3<S>::zero()};
-    case kPrismatic: return {Mat3<S>::identity(), q[0] * load_vec3<S>(k, c + kJointAxis)};
-    case kCylindrical: {
-      const Vec3<S> axis = load_vec3<S>(k, c + kJointAxis);
-      return {rotation_about_axis(axis, q[0]), q[1] * axis};
-    }
+    case kRevolute:
+      if constexpr (joint_compiled<K>(kRevolute))
+        return {rotation_about_axis(load_vec3<S>(k, c + kJointAxis), q[0]), Vec3<S>::zero()};
+      break;
+    case kPrismatic:
+      if constexpr (joint_compiled<K>(kPrismatic)) return {Mat3<S>::identity(), q[0] * load_vec3<S>(k, c + kJointAxis)};
+      break;
+    case kCylindrical:
+      if constexpr (joint_compiled<K>(kCylindrical)) {
+        const Vec3<S> axis = load_vec3<S>(k, c + kJointAxis);
+        return {rotation_about_axis(axis, q[0]), q[1] * axis};
+      }
+      break;
     case kUniversal:
-      return {rotation_about_axis(load_vec3<S>(k, c + kJointAxis), q[0]) *
-                  rotation_about_axis(load_vec3<S>(k, c + kJointAux1), q[1]),
-              Vec3<S>::zero()};
-    case kSpherical: return {rotation_matrix(load_quat(q)), Vec3<S>::zero()};
+      if constexpr (joint_compiled<K>(kUniversal))
+        return {rotation_about_axis(load_vec3<S>(k, c + kJointAxis), q[0]) *
+                    rotation_about_axis(load_vec3<S>(k, c + kJointAux1), q[1]),
+                Vec3<S>::zero()};
+      break;
+    case kSpherical:
+      if constexpr (joint_compiled<K>(kSpherical)) return {rotation_matrix(load_quat(q)), Vec3<S>::zero()};
+      break;
     case kPlanar:
-      return {rotation_about_axis(load_vec3<S>(k, c + kJointAxis), q[2]),
-              q[0] * load_vec3<S>(k, c + kJointAux1) + q[1] * load_vec3<S>(k, c + kJointAux2)};
-    case kFree: return {rotation_matrix(load_quat(q + 3)), Vec3<S>{q[0], q[1], q[2]}};
-    default: return Transform<S>::identity();
+      if constexpr (joint_compiled<K>(kPlanar))
+        return {rotation_about_axis(load_vec3<S>(k, c + kJointAxis), q[2]),
+                q[0] * load_vec3<S>(k, c + kJointAux1) + q[1] * load_vec3<S>(k, c + kJointAux2)};
+      break;
+    case kFree:
+      if constexpr (joint_compiled<K>(kFree)) return {rotation_matrix(load_quat(q + 3)), Vec3<S>{q[0], q[1], q[2]}};
+      break;
+    default: break;
   }
+  return Transform<S>::identity();
 }
 
 // Motion subspace columns in M coordinates (joint.nv of them) at coordinates q: the joint velocity is S_M v.
@@ -69,42 +75,57 @@ MYRIAD_HD void joint_subspace(const CompiledJoint& joint, const K& k, const S* q
   const int c = joint.constants;
   const Vec3<S> zero = Vec3<S>::zero();
   switch (joint.type) {
-    case kRevolute: S_M[0] = {load_vec3<S>(k, c + kJointAxis), zero}; break;
-    case kPrismatic: S_M[0] = {zero, load_vec3<S>(k, c + kJointAxis)}; break;
-    case kCylindrical: {
-      const Vec3<S> axis = load_vec3<S>(k, c + kJointAxis);
-      S_M[0] = {axis, zero};
-      S_M[1] = {zero, axis};
+    case kRevolute:
+      if constexpr (joint_compiled<K>(kRevolute)) {
+        S_M[0] = {load_vec3<S>(k, c + kJointAxis), zero};
+      }
       break;
-    }
-    case kUniversal: {
-      // omega_M = Rot(axis2, q2)^T axis1 q1' + axis2 q2'; the first column turns with q2.
-      const Vec3<S> axis2 = load_vec3<S>(k, c + kJointAux1);
-      S_M[0] = {transpose_times(rotation_about_axis(axis2, q[1]), load_vec3<S>(k, c + kJointAxis)), zero};
-      S_M[1] = {axis2, zero};
+    case kPrismatic:
+      if constexpr (joint_compiled<K>(kPrismatic)) {
+        S_M[0] = {zero, load_vec3<S>(k, c + kJointAxis)};
+      }
       break;
-    }
+    case kCylindrical:
+      if constexpr (joint_compiled<K>(kCylindrical)) {
+        const Vec3<S> axis = load_vec3<S>(k, c + kJointAxis);
+        S_M[0] = {axis, zero};
+        S_M[1] = {zero, axis};
+      }
+      break;
+    case kUniversal:
+      if constexpr (joint_compiled<K>(kUniversal)) {
+        // omega_M = Rot(axis2, q2)^T axis1 q1' + axis2 q2'; the first column turns with q2.
+        const Vec3<S> axis2 = load_vec3<S>(k, c + kJointAux1);
+        S_M[0] = {transpose_times(rotation_about_axis(axis2, q[1]), load_vec3<S>(k, c + kJointAxis)), zero};
+        S_M[1] = {axis2, zero};
+      }
+      break;
     case kSpherical:
-      S_M[0] = {Vec3<S>{S(1), S(0), S(0)}, zero};
-      S_M[1] = {Vec3<S>{S(0), S(1), S(0)}, zero};
-      S_M[2] = {Vec3<S>{S(0), S(0), S(1)}, zero};
+      if constexpr (joint_compiled<K>(kSpherical)) {
+        S_M[0] = {Vec3<S>{S(1), S(0), S(0)}, zero};
+        S_M[1] = {Vec3<S>{S(0), S(1), S(0)}, zero};
+        S_M[2] = {Vec3<S>{S(0), S(0), S(1)}, zero};
+      }
       break;
-    case kPlanar: {
-      // Translation in F seen from the rotating M: both in-plane columns turn with the angle.
-      const Vec3<S> normal = load_vec3<S>(k, c + kJointAxis);
-      const Mat3<S> R_FM = rotation_about_axis(normal, q[2]);
-      S_M[0] = {zero, transpose_times(R_FM, load_vec3<S>(k, c + kJointAux1))};
-      S_M[1] = {zero, transpose_times(R_FM, load_vec3<S>(k, c + kJointAux2))};
-      S_M[2] = {normal, zero};
+    case kPlanar:
+      if constexpr (joint_compiled<K>(kPlanar)) {
+        // Translation in F seen from the rotating M: both in-plane columns turn with the angle.
+        const Vec3<S> normal = load_vec3<S>(k, c + kJointAxis);
+        const Mat3<S> R_FM = rotation_about_axis(normal, q[2]);
+        S_M[0] = {zero, transpose_times(R_FM, load_vec3<S>(k, c + kJointAux1))};
+        S_M[1] = {zero, transpose_times(R_FM, load_vec3<S>(k, c + kJointAux2))};
+        S_M[2] = {normal, zero};
+      }
       break;
-    }
     case kFree:
-      S_M[0] = {zero, Vec3<S>{S(1), S(0), S(0)}};
-      S_M[1] = {zero, Vec3<S>{S(0), S(1), S(0)}};
-      S_M[2] = {zero, Vec3<S>{S(0), S(0), S(1)}};
-      S_M[3] = {Vec3<S>{S(1), S(0), S(0)}, zero};
-      S_M[4] = {Vec3<S>{S(0), S(1), S(0)}, zero};
-      S_M[5] = {Vec3<S>{S(0), S(0), S(1)}, zero};
+      if constexpr (joint_compiled<K>(kFree)) {
+        S_M[0] = {zero, Vec3<S>{S(1), S(0), S(0)}};
+        S_M[1] = {zero, Vec3<S>{S(0), S(1), S(0)}};
+        S_M[2] = {zero, Vec3<S>{S(0), S(0), S(1)}};
+        S_M[3] = {Vec3<S>{S(1), S(0), S(0)}, zero};
+        S_M[4] = {Vec3<S>{S(0), S(1), S(0)}, zero};
+        S_M[5] = {Vec3<S>{S(0), S(0), S(1)}, zero};
+      }
       break;
     default: break;
   }
@@ -124,11 +145,17 @@ MYRIAD_HD Motion<S> joint_velocity_product(const CompiledJoint& joint, const K& 
   const int c = joint.constants;
   const Vec3<S> zero = Vec3<S>::zero();
   switch (joint.type) {
-    case kUniversal: return {-cross(v[1] * load_vec3<S>(k, c + kJointAux1), v[0] * S_M[0].angular), zero};
+    case kUniversal:
+      if constexpr (joint_compiled<K>(kUniversal))
+        return {-cross(v[1] * load_vec3<S>(k, c + kJointAux1), v[0] * S_M[0].angular), zero};
+      break;
     case kPlanar:
-      return {zero, -cross(v[2] * load_vec3<S>(k, c + kJointAxis), v[0] * S_M[0].linear + v[1] * S_M[1].linear)};
-    default: return Motion<S>::zero();
+      if constexpr (joint_compiled<K>(kPlanar))
+        return {zero, -cross(v[2] * load_vec3<S>(k, c + kJointAxis), v[0] * S_M[0].linear + v[1] * S_M[1].linear)};
+      break;
+    default: break;
   }
+  return Motion<S>::zero();
 }
 
 }  // namespace myriad

@@ -69,24 +69,28 @@ MYRIAD_HD double output_signal(const CompiledModel& model, const K& k, double t,
       if (f.type == 0) return tsda_state(model, k, w, f, t).damper;
       return -k[f.constants + kRsdaDamping] * v[model.joints[f.joint].v_index];
     }
-    case kOutBushingForce: {
-      // The load on body 2 (-F, -M of bushing_load) in frame 1's axes.
-      const CompiledForce& f = model.forces[o.force];
-      const BushingState<double> s = bushing_state(w, k, f);
-      Vec3<double> F_W, M_W;
-      bushing_load(k, f, s, F_W, M_W);
-      const Vec3<double> load = transpose_times(s.R1, o.component < 3 ? F_W : M_W);
-      return -load[o.component % 3];
-    }
+    case kOutBushingForce:
+      if constexpr (force_compiled<K>(kBushing)) {  // a model of a class without bushings has no such output
+        // The load on body 2 (-F, -M of bushing_load) in frame 1's axes.
+        const CompiledForce& f = model.forces[o.force];
+        const BushingState<double> s = bushing_state(w, k, f);
+        Vec3<double> F_W, M_W;
+        bushing_load(k, f, s, F_W, M_W);
+        const Vec3<double> load = transpose_times(s.R1, o.component < 3 ? F_W : M_W);
+        return -load[o.component % 3];
+      }
+      return 0.0;
     case kOutTireForce:
-    case kOutTireSlip: {  // Fx, Fy, Fz, Mz in the contact frame; kappa, alpha, camber (dynamics/tire_force.hpp)
-      const CompiledForce& f = model.forces[o.force];
-      const TimeValue road = time_function_value(model, k, f.motion1, t);
-      const TireState<double> s = o.kind == kOutTireSlip ? tire_contact(w, k, f, road.value, road.rate)
-                                                          : tire_state(w, k, f, road.value, road.rate);
-      const double values[7] = {s.fx, s.fy, s.fz, s.mz, s.kappa, s.alpha, s.gamma};
-      return values[(o.kind == kOutTireSlip ? 4 : 0) + o.component];
-    }
+    case kOutTireSlip:  // Fx, Fy, Fz, Mz in the contact frame; kappa, alpha, camber (dynamics/tire_force.hpp)
+      if constexpr (force_compiled<K>(kTire)) {
+        const CompiledForce& f = model.forces[o.force];
+        const TimeValue road = time_function_value(model, k, f.motion1, t);
+        const TireState<double> s = o.kind == kOutTireSlip ? tire_contact(w, k, f, road.value, road.rate)
+                                                            : tire_state(w, k, f, road.value, road.rate);
+        const double values[7] = {s.fx, s.fy, s.fz, s.mz, s.kappa, s.alpha, s.gamma};
+        return values[(o.kind == kOutTireSlip ? 4 : 0) + o.component];
+      }
+      return 0.0;
     default: return 0.0;
   }
 }

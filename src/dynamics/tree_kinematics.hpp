@@ -91,7 +91,7 @@ MYRIAD_HD_ALWAYS_INLINE void place_body(const CompiledModel& model, const K& k, 
 // needs, without the velocities and world placements of tree_kinematics.
 template <class S, class K>
 MYRIAD_HD void tree_placements(const CompiledModel& model, const K& k, const S* q, TreeWorkspace<S>& w) {
-  Motion<S> S_M[6];
+  Motion<S> S_M[joint_nv_bound<K>()];  // joint_subspace's columns
   for (int i = 0; i < model.n_bodies; ++i) place_body(model, k, q, i, w, S_M);
 }
 
@@ -102,7 +102,7 @@ MYRIAD_HD void tree_kinematics(const CompiledModel& model, const K& k, const S* 
                                TreeWorkspace<S>& w) {
   for (int i = 0; i < model.n_bodies; ++i) {
     const CompiledJoint& joint = model.joints[i];
-    Motion<S> S_M[6];
+    Motion<S> S_M[joint_nv_bound<K>()];  // joint_subspace's columns
     place_body(model, k, q, i, w, S_M);
     const Transform<S>& X_PC = w.X_parent[i];
     const S* v_joint = v + joint.v_index;

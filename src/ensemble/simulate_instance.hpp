@@ -10,6 +10,7 @@
 #include "dynamics/tree_ode.hpp"
 #include "dynamics/tree_second_order.hpp"
 #include "ensemble/run_spec.hpp"
+#include "ensemble/step_loops.hpp"
 #include "integrators/dopri5.hpp"
 #include "integrators/integration_progress.hpp"
 #include "integrators/output_times.hpp"
@@ -299,8 +300,8 @@ MYRIAD_HD InstanceStatus integrate_piecewise(const CompiledModel& model, const K
 // Runs the step loop of one instance's integration for the budget in progress (RK4 without pieces: input
 // breakpoints do not move its fixed grid; the adaptive methods piecewise). `first_order` and `second_order`
 // are the model's two views of its dynamics; `first_observer` and `second_observer` hand their states
-// to the signal recorder.
-template <class K, class FirstOrder, class SecondOrder, class FirstObserver, class SecondObserver>
+// to the signal recorder. A method the copy S leaves out finishes the instance as non_finite.
+template <class S, class K, class FirstOrder, class SecondOrder, class FirstObserver, class SecondObserver>
 MYRIAD_HD void run_integrator(const CompiledModel& model, const K& k, const RunSpec& spec, FirstOrder& first_order,
                               SecondOrder* second_order, double* y, double* x, double* w, const double* output_times,
                               int n_output_times, double* work, FirstObserver& first_observer,
@@ -308,33 +309,47 @@ MYRIAD_HD void run_integrator(const CompiledModel& model, const K& k, const RunS
   StepControl control = spec.control;
   control.max_steps = spec.max_steps;
   switch (spec.method) {
-    case Method::rk4: {
-      const InstanceStatus status = integrate_rk4(first_order, spec.t0, spec.h, y, output_times, n_output_times,
-                                                  first_observer, work, stats, spec.max_steps, progress.integration);
-      if (progress.integration.finished()) progress.finish(status);
-      return;
-    }
+    case Method::rk4:
+      if constexpr (S::takes(Method::rk4)) {
+        const InstanceStatus status = integrate_rk4(first_order, spec.t0, spec.h, y, output_times, n_output_times,
+                                                    first_observer, work, stats, spec.max_steps, progress.integration);
+        if (progress.integration.finished()) progress.finish(status);
+        return;
+      }
+      break;
     case Method::dopri5:
-      integrate_piecewise(model, k, output_times, n_output_times, first_observer,
-                          [&](double t, const SegmentTimes& times, int count, auto& observer, IntegrationProgress& p) {
-                            return integrate_dopri5(first_order, t, y, times, count, observer, control, work, stats,
-                                                    p);
-                          },
-                          progress);
-      return;
+      if constexpr (S::takes(Method::dopri5)) {
+        integrate_piecewise(model, k, output_times, n_output_times, first_observer,
+                            [&](double t, const SegmentTimes& times, int count, auto& observer, IntegrationProgress& p) {
+                              return integrate_dopri5(first_order, t, y, times, count, observer, control, work, stats,
+                                                      p);
+                            },
+                            progress);
+        return;
+      }
+      break;
     case Method::rn4:
-    case Method::ros2w: {
-      const bool rn4 = spec.method == Method::rn4;
-      integrate_piecewise(model, k, output_times, n_output_times, second_observer,
-                          [&](double t, const SegmentTimes& times, int count, auto& observer, IntegrationProgress& p) {
-                            return rn4 ? integrate_rn4(*second_order, t, x, w, times, count, observer, control, work,
-                                                       stats, p)
-                                       : integrate_ros2w(*second_order, t, x, w, times, count, observer, control,
-                                                         work, stats, p);
-                          },
-                          progress);
-      return;
-    }
+    case Method::ros2w:
+      if constexpr (S::rosenbrock) {
+        if (!S::takes(spec.method)) break;
+        const bool rn4 = spec.method == Method::rn4;
+        integrate_piecewise(model, k, output_times, n_output_times, second_observer,
+                            [&](double t, const SegmentTimes& times, int count, auto& observer, IntegrationProgress& p) {
+                              if constexpr (S::takes(Method::rn4)) {
+                                if (rn4 || !S::takes(Method::ros2w))
+                                  return integrate_rn4(*second_order, t, x, w, times, count, observer, control, work,
+                                                       stats, p);
+                              }
+                              if constexpr (S::takes(Method::ros2w))
+                                return integrate_ros2w(*second_order, t, x, w, times, count, observer, control,
+                                                       work, stats, p);
+                              else
+                                return InstanceStatus::non_finite;  // not reached: rn4 is the one method here
+                            },
+                            progress);
+        return;
+      }
+      break;
   }
   progress.finish(InstanceStatus::non_finite);
 }
@@ -343,7 +358,7 @@ MYRIAD_HD void run_integrator(const CompiledModel& model, const K& k, const RunS
 // coordinates of q_init and v_init are assembled (a failure is projection_failed); then the state-space ODE over
 // the independent coordinates is integrated. Zero-DOF (fully driven) models have nothing to integrate: every
 // output is the kinematic solution at its time, all in the first call.
-template <class K>
+template <class S, class K>
 MYRIAD_HD void advance_loop_instance(const CompiledModel& model, const K& k, const double* q_init,
                                      const double* v_init, const RunSpec& spec, const double* output_times,
                                      int n_output_times, void* scratch, double* outputs, IntegratorStats& stats,
@@ -381,8 +396,8 @@ MYRIAD_HD void advance_loop_instance(const CompiledModel& model, const K& k, con
   }
   LoopSecondOrder<K> system{&ode, is_rosenbrock(spec.method) ? carve_loop_scratch<JacobianDual>(model, bytes + l.second_order_offset, nullptr) : LoopScratch<JacobianDual>{},
                             progress.mass_cached, progress.cached_t};
-  run_integrator(model, k, spec, ode, &system, y, y, y + ndof, output_times, n_output_times, d + l.work, recorder,
-                 recorder, stats, progress);
+  run_integrator<S>(model, k, spec, ode, &system, y, y, y + ndof, output_times, n_output_times, d + l.work,
+                    recorder, recorder, stats, progress);
   progress.loop_failure = ode.failure;
   progress.partition_condition = ode.partition_condition;
   progress.repartitions = ode.repartitions;
@@ -399,8 +414,9 @@ MYRIAD_HD void advance_loop_instance(const CompiledModel& model, const K& k, con
 // integrate piecewise between the inputs' breakpoints; RK4 keeps its fixed grid. Returns true once the instance
 // has finished, with its status in instance_progress(scratch).status; stats counts its work (add across calls).
 // Calls with a budget give the same results, bit for bit, as one call without. Cost: O(steps * n) (plus O(n^3)
-// per step for Rosenbrock methods).
-template <class K>
+// per step for Rosenbrock methods). S: the methods and model classes compiled in (ensemble/step_loops.hpp); a run
+// it leaves out finishes as non_finite.
+template <class S = AnyStepLoops, class K>
 MYRIAD_HD bool advance_instance(const CompiledModel& model, const K& k, const double* q_init, const double* v_init,
                                 const RunSpec& spec, const double* output_times, int n_output_times, void* scratch,
                                 double* outputs, IntegratorStats& stats, long long budget,
@@ -411,20 +427,21 @@ MYRIAD_HD bool advance_instance(const CompiledModel& model, const K& k, const do
   progress.integration.budget = budget;
 #if defined(__CUDA_ARCH__) && !defined(MYRIAD_DEVICE_LOOPS)
   // Not compiled for the device unless asked for (CMake MYRIAD_DEVICE_LOOPS); the cuda runner refuses loop
-  // models before launching, so this is never reached.
-  if (model.constraints.m > 0) {
-    progress.finish(InstanceStatus::non_finite);
-    stored = progress;
-    return true;
-  }
+  // models before launching, so the branch below is never taken.
+  constexpr bool loops = false;
 #else
+  constexpr bool loops = S::loops;
+#endif
   if (model.constraints.m > 0) {
-    advance_loop_instance(model, k, q_init, v_init, spec, output_times, n_output_times, scratch, outputs, stats,
-                          progress, kpi_state);
+    if constexpr (loops) {
+      advance_loop_instance<S>(model, k, q_init, v_init, spec, output_times, n_output_times, scratch, outputs,
+                               stats, progress, kpi_state);
+    } else {
+      progress.finish(InstanceStatus::non_finite);
+    }
     stored = progress;
     return progress.finished;
   }
-#endif
   const InstanceScratchLayout l = instance_scratch_layout(model, spec.method);
   double* d = static_cast<double*>(scratch);
   TreeOde<K> ode = tree_instance_ode(model, k, scratch, l);
@@ -433,8 +450,11 @@ MYRIAD_HD bool advance_instance(const CompiledModel& model, const K& k, const do
   double* w = x + model.nv;
   SignalRecorder<K> recorder{&ode, outputs, output_times, n_output_times, kpi_state};
   // Same chart base as the recorder's TreeOde, so (x, w) -> (x, u) conversions agree.
-  TreeSecondOrder<K> system =
-      is_rosenbrock(spec.method) ? tree_instance_second_order(model, k, scratch, l) : TreeSecondOrder<K>{};
+  const bool rosenbrock = S::rosenbrock && is_rosenbrock(spec.method);
+  TreeSecondOrder<K> system{};
+  if constexpr (S::rosenbrock) {
+    if (rosenbrock) system = tree_instance_second_order(model, k, scratch, l);
+  }
   if (!progress.started) {
     progress.started = true;
     progress.segment_start = spec.t0;
@@ -445,11 +465,13 @@ MYRIAD_HD bool advance_instance(const CompiledModel& model, const K& k, const do
       stored = progress;
       return true;
     }
-    if (is_rosenbrock(spec.method)) system.from_first_order(y, x, w);
+    if constexpr (S::rosenbrock) {
+      if (rosenbrock) system.from_first_order(y, x, w);
+    }
   }
   SecondOrderRecorder<K> adapter{&system, &recorder, y};
-  run_integrator(model, k, spec, ode, &system, y, x, w, output_times, n_output_times, d + l.work, recorder,
-                 adapter, stats, progress);
+  run_integrator<S>(model, k, spec, ode, &system, y, x, w, output_times, n_output_times, d + l.work, recorder,
+                    adapter, stats, progress);
   stored = progress;
   return progress.finished;
 }

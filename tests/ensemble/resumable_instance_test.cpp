@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <vector>
 
@@ -157,6 +158,97 @@ TEST(ResumableInstance, BeginInstanceWritesEveryByteOfTheProgressBlock) {
   begin_instance_external_lu(ones.data());
   EXPECT_TRUE(instance_progress(ones.data()).integration.external_lu);
   EXPECT_FALSE(instance_progress(ones.data()).started);
+}
+
+// advance_instance with the step loops of one method on tree models (ensemble/step_loops.hpp; what the
+// specialized GPU kernels are built from), `budget` attempts a call, over constants k (a pointer, or
+// ClassConstants for a model class's code); true once finished.
+template <class S, class K>
+bool advance_with(const InstanceRun& run, const K& k, std::vector<double>& scratch, double* outputs,
+                  IntegratorStats& stats, long long budget) {
+  return advance_instance<S>(*run.model, k, run.q.data(), run.v.data(), run.spec, run.times->data(), run.n_times(),
+                             scratch.data(), outputs, stats, budget);
+}
+
+template <class K>
+bool advance_tree_copy(Method copy, const InstanceRun& run, const K& k, std::vector<double>& scratch,
+                       double* outputs, IntegratorStats& stats, long long budget) {
+  switch (copy) {
+    case Method::rk4: return advance_with<TreeStepLoops<Method::rk4>>(run, k, scratch, outputs, stats, budget);
+    case Method::dopri5: return advance_with<TreeStepLoops<Method::dopri5>>(run, k, scratch, outputs, stats, budget);
+    case Method::rn4: return advance_with<TreeStepLoops<Method::rn4>>(run, k, scratch, outputs, stats, budget);
+    case Method::ros2w: return advance_with<TreeStepLoops<Method::ros2w>>(run, k, scratch, outputs, stats, budget);
+  }
+  return true;
+}
+
+// Runs `run` from zeroed scratch with its method's tree copy over constants k, 7 attempts a call, into outputs;
+// returns the calls that stopped short of the end.
+template <class K>
+int run_tree_copy(const InstanceRun& run, const K& k, std::vector<double>& scratch, std::vector<double>& outputs,
+                  IntegratorStats& stats) {
+  std::fill(scratch.begin(), scratch.end(), 0.0);
+  begin_instance(scratch.data());
+  int calls = 0;
+  while (!advance_tree_copy(run.spec.method, run, k, scratch, outputs.data(), stats, 7) && ++calls < 100000) {
+  }
+  return calls;
+}
+
+// Leaving the other methods and the loop solver out of the compiled code changes nothing a run computes: a tree
+// model's instance advanced by its method's own copy, a few attempts a call, gives the generic copy's outputs,
+// counters and status bit for bit. A copy given a run it does not hold (another method, a model with loops)
+// finishes the instance on its first call as non_finite, having written no output.
+TEST(ResumableInstance, EachMethodsTreeCopyOfTheStepLoopsReproducesTheGenericOneBitForBit) {
+  int tree_runs = 0, loop_runs = 0, axis_runs = 0;
+  for_every_instance(1, 0.6, [&](const InstanceRun& run) {
+    const bool trees = run.model->constraints.m == 0;
+    const double* constants = run.constants.data();
+    std::vector<double> scratch(run.scratch_doubles);
+    std::vector<double> generic(run.n_values, quiet_nan()), own(run.n_values, quiet_nan());
+    IntegratorStats generic_stats, own_stats;
+    const InstanceStatus generic_status =
+        simulate_instance(*run.model, constants, run.q.data(), run.v.data(), run.spec, run.times->data(),
+                          run.n_times(), scratch.data(), generic.data(), generic_stats);
+    const int calls = run_tree_copy(run, constants, scratch, own, own_stats);
+    if (trees) {
+      ++tree_runs;
+      EXPECT_EQ(instance_progress(scratch.data()).status, generic_status) << run.where;
+      expect_same_stats(own_stats, generic_stats, run.where);
+      for (size_t j = 0; j < run.n_values; ++j)
+        ASSERT_TRUE(same_bits(own[j], generic[j])) << run.where << " value " << j << ": " << own[j] << " vs " << generic[j];
+    } else {
+      ++loop_runs;
+      EXPECT_EQ(calls, 0) << run.where;
+      EXPECT_EQ(instance_progress(scratch.data()).status, InstanceStatus::non_finite) << run.where;
+      EXPECT_EQ(own_stats.steps + own_stats.rejected, 0) << run.where;
+      for (double value : own) ASSERT_TRUE(std::isnan(value)) << run.where;
+    }
+    // The code of a model class (dynamics/model_class.hpp) on a model of that class: the same again.
+    if (trees && model_in_class<AxisJointsClass>(*run.model)) {
+      ++axis_runs;
+      std::vector<double> classed(run.n_values, quiet_nan());
+      IntegratorStats classed_stats;
+      run_tree_copy(run, ClassConstants<AxisJointsClass, const double*>{constants}, scratch, classed, classed_stats);
+      EXPECT_EQ(instance_progress(scratch.data()).status, generic_status) << run.where;
+      expect_same_stats(classed_stats, generic_stats, run.where);
+      for (size_t j = 0; j < run.n_values; ++j)
+        ASSERT_TRUE(same_bits(classed[j], generic[j]))
+            << run.where << " (axis joints) value " << j << ": " << classed[j] << " vs " << generic[j];
+    }
+    // Another method's copy.
+    const Method other = run.spec.method == Method::dopri5 ? Method::rn4 : Method::dopri5;
+    std::fill(scratch.begin(), scratch.end(), 0.0);
+    begin_instance(scratch.data());
+    std::vector<double> none(run.n_values, quiet_nan());
+    IntegratorStats none_stats;
+    EXPECT_TRUE(advance_tree_copy(other, run, constants, scratch, none.data(), none_stats, -1)) << run.where;
+    EXPECT_EQ(instance_progress(scratch.data()).status, InstanceStatus::non_finite) << run.where;
+    EXPECT_EQ(none_stats.steps + none_stats.rejected, 0) << run.where;
+  });
+  EXPECT_GT(tree_runs, 20);
+  EXPECT_GT(loop_runs, 4);
+  EXPECT_GE(axis_runs, 4 * 5);  // quarter cars and pendulums, every method
 }
 
 }  // namespace resumable_instance_test

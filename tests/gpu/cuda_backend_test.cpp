@@ -296,6 +296,76 @@ TEST(CudaBackend, ThreadLocalAndGlobalScratchGiveTheSameResultsBitForBit) {
   }
 }
 
+// The fused kernel compiled for one method on tree models (kernels/tree_kernels.cuh) runs the same functions as
+// the generic interpreter, less the branches such a run never takes: the same results bit for bit, every method,
+// with slots in the threads' local memory, in global memory, and with step budgets and compaction.
+TEST(CudaBackend, SpecializedAndGenericKernelsGiveTheSameResultsBitForBit) {
+  std::string device;
+  if (!cuda_device_available(&device)) GTEST_SKIP() << "no GPU: " << device;
+  for (const char* file : {"quarter_car.json", "stiff_double_pendulum.json", "free_body.json", "spatial_chain.json"}) {
+    SCOPED_TRACE(file);
+    const Model model = load_model_file(model_path(file));
+    const auto compiled = compile(model);
+    const Spread spread = gpu_spread(file);
+    const Ensemble e = spread_ensemble(model, *compiled, 300, spread.low, spread.high);
+    for (const GpuRun& run : gpu_runs_every_method(file)) {
+      const RunSpec& spec = run.spec;
+      SCOPED_TRACE(static_cast<int>(spec.method));
+      CudaRunOptions generic, global, budget;
+      generic.kernel = CudaRunOptions::Kernel::generic;
+      global.scratch = CudaRunOptions::Scratch::global;
+      budget.step_budget = 5;
+      ASSERT_TRUE(plan_cuda_run(*compiled, spec.method, {}).specialized);
+      ASSERT_FALSE(plan_cuda_run(*compiled, spec.method, generic).specialized);
+      const EnsembleResult reference = run_ensemble_cuda(*compiled, e, spec, run.times, generic);
+      for (const CudaRunOptions& options : {CudaRunOptions{}, global, budget}) {
+        const EnsembleResult specialized = run_ensemble_cuda(*compiled, e, spec, run.times, options);
+        for (int i = 0; i < e.n_instances; ++i) {
+          const size_t index = static_cast<size_t>(i);
+          ASSERT_EQ(reference.status[index], InstanceStatus::ok) << i;
+          ASSERT_EQ(specialized.status[index], reference.status[index]) << i;
+          EXPECT_EQ(specialized.stats[index].steps, reference.stats[index].steps) << i;
+          EXPECT_EQ(specialized.stats[index].rejected, reference.stats[index].rejected) << i;
+          EXPECT_EQ(specialized.stats[index].jacobian_evaluations, reference.stats[index].jacobian_evaluations) << i;
+        }
+        for (size_t j = 0; j < reference.values.size(); ++j) {
+          const double a = reference.values[j], b = specialized.values[j];
+          ASSERT_TRUE(a == b || (std::isnan(a) && std::isnan(b))) << "value " << j << ": " << a << " vs " << b;
+        }
+      }
+    }
+  }
+}
+
+// Which runs the specialized kernel takes: fused runs (RK4 and DOPRI5 under the warp strategies too) of models
+// without loops, unless the generic kernel is asked for; its AxisJointsClass copy for the models of that class.
+// Host logic: runs without a device.
+TEST(CudaRunPlan, SpecializedKernelForFusedRunsOfTreeModels) {
+  const Model pendulum_model = load_model_file(model_path("stiff_double_pendulum.json"));
+  const auto pendulum = compile(pendulum_model);
+  const Model chain_model = load_model_file(model_path("spatial_chain.json"));
+  const auto chain = compile(chain_model);
+  const Model four_bar_model = load_model_file(model_path("loops/four_bar.json"));
+  const auto four_bar = compile(four_bar_model);
+  CudaRunOptions fused, generic, staged, warp;
+  generic.kernel = CudaRunOptions::Kernel::generic;
+  staged.strategy = GpuStrategy::staged;
+  warp.strategy = GpuStrategy::warp;
+  for (Method method : {Method::rk4, Method::dopri5, Method::rn4, Method::ros2w}) {
+    SCOPED_TRACE(static_cast<int>(method));
+    const bool rosenbrock_method = method == Method::rn4 || method == Method::ros2w;
+    EXPECT_TRUE(plan_cuda_run(*pendulum, method, fused).specialized);
+    EXPECT_TRUE(plan_cuda_run(*pendulum, method, fused).axis_joints);
+    EXPECT_TRUE(plan_cuda_run(*chain, method, fused).specialized);
+    EXPECT_FALSE(plan_cuda_run(*chain, method, fused).axis_joints);
+    EXPECT_FALSE(plan_cuda_run(*pendulum, method, generic).specialized);
+    EXPECT_FALSE(plan_cuda_run(*pendulum, method, generic).axis_joints);
+    EXPECT_FALSE(plan_cuda_run(*pendulum, method, staged).specialized);
+    EXPECT_EQ(plan_cuda_run(*pendulum, method, warp).specialized, !rosenbrock_method);
+    EXPECT_FALSE(plan_cuda_run(*four_bar, method, fused).specialized);
+  }
+}
+
 // Which runs keep their scratch in the threads' local memory: one launch to the end (no step budget) of the
 // thread-per-instance kernel (fused; RK4 and DOPRI5 under the warp strategies too, which have no Pi to
 // share), with a slot that fits. Host logic: runs without a device.
