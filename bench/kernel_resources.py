@@ -4,7 +4,13 @@ in the cubins (`cuobjdump --dump-resource-usage`), written as a Markdown table: 
 generic interpreter kernels cost against the lean ones it asks for (at most 128 registers, no spills, stack under
 1 KB).
 
-    python3 bench/kernel_resources.py --library build-gpu/libmyriad_kernels.a [--cuobjdump PATH] [--md FILE]
+    python3 bench/kernel_resources.py --library build-gpu/libmyriad_kernels.a [--ptxas-log FILE] [--cuobjdump PATH]
+                                      [--md FILE]
+
+--ptxas-log adds what the cubins do not record: each kernel's spill stores and loads, and the largest of the
+out-of-line device functions it calls (ptxas reports those per function, after the kernel's own line). The log is
+the build's own output with ptxas verbose: configure with -DCMAKE_CUDA_FLAGS=-Xptxas=-v and keep what
+`ninja myriad_kernels` prints (several builds' logs may be given one after another in one file).
 
 cuobjdump ships with the CUDA toolkit; where a toolkit install lacks it, PyPI's nvidia-cuda-cuobjdump has it
 (pip install nvidia-cuda-cuobjdump; the binary lands under site-packages/nvidia/cu13/bin). Standard library only,
@@ -52,10 +58,48 @@ def short(name: str) -> str:
     return "".join(out)
 
 
+def parse_ptxas_log(path: str) -> dict[str, tuple[int, int, int]]:
+    """Per entry function (mangled name): its own spill stores and loads, and the largest spill store of the
+    out-of-line device functions ptxas compiled for it (listed after the entry, up to the next one), in bytes. A
+    log may hold several builds' output; the last word on an entry counts."""
+    entries: dict[str, tuple[int, int, int]] = {}
+    entry, function = None, None
+    for line in pathlib.Path(path).read_text(errors="replace").splitlines():
+        if m := re.search(r"Compiling entry function '(\S+)'", line):
+            entry, function = m.group(1), None
+            entries[entry] = (0, 0, 0)
+        elif m := re.search(r"Function properties for (\S+)", line):
+            function = m.group(1)
+        elif entry and function and (m := re.search(r"(\d+) bytes stack frame, (\d+) bytes spill stores, (\d+) "
+                                                    r"bytes spill loads", line)):
+            stores, loads = int(m.group(2)), int(m.group(3))
+            own_stores, own_loads, callees = entries[entry]
+            if function == entry:
+                entries[entry] = (stores, loads, callees)
+            else:
+                entries[entry] = (own_stores, own_loads, max(callees, stores))
+            function = None
+    return entries
+
+
+# Readable names of the fused kernels' compile-time arguments (ensemble/step_loops.hpp, dynamics/model_class.hpp).
+READABLE = [(r"StepLoops<15u, true>", "every method, trees and loops"), (r"StepLoops<1u, false>", "RK4 on trees"),
+            (r"StepLoops<2u, false>", "DOPRI5 on trees"), (r"StepLoops<4u, false>", "RN4 on trees"),
+            (r"StepLoops<8u, false>", "ROS2-W on trees"),
+            (r"ModelClass<4294967295u, 4294967295u>", "any model"), (r"ModelClass<131u, 7u>", "axis joints")]
+
+
+def readable(name: str) -> str:
+    for pattern, text in READABLE:
+        name = name.replace("myriad::" + pattern, text).replace(pattern, text)
+    return name.replace(" >", ">")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--library", default=str(REPO / "build-gpu" / "libmyriad_kernels.a"))
     parser.add_argument("--cuobjdump", default=None)
+    parser.add_argument("--ptxas-log", default=None)
     parser.add_argument("--md", default=None)
     args = parser.parse_args()
     tool = find_cuobjdump(args.cuobjdump)
@@ -79,13 +123,23 @@ def main() -> None:
                  "scripts/gpu-session.sh pack does in build-gpu")
     names = demangle([r[2] for r in rows])
     version = subprocess.run([tool, "--version"], capture_output=True, text=True).stdout.strip().splitlines()[-1]
-    lines = [f"`cuobjdump --dump-resource-usage {args.library}` ({version}); command: "
-             f"`python3 bench/kernel_resources.py --library {args.library}`", "",
-             "| object | arch | kernel | registers | stack (B) | shared (B) | local (B) |",
-             "| --- | --- | --- | ---: | ---: | ---: | ---: |"]
+    entries = parse_ptxas_log(args.ptxas_log) if args.ptxas_log else {}
+    command = f"python3 bench/kernel_resources.py --library {args.library}" + (
+        f" --ptxas-log {args.ptxas_log}" if args.ptxas_log else "")
+    lines = [f"`cuobjdump --dump-resource-usage {args.library}` ({version}); command: `{command}`", ""]
+    header = "| object | arch | kernel | registers | stack (B) | shared (B) | local (B) |"
+    rule = "| --- | --- | --- | ---: | ---: | ---: | ---: |"
+    if args.ptxas_log:
+        header += " spill stores / loads (B) | its callees' largest spill store (B) |"
+        rule += " ---: | ---: |"
+    lines += [header, rule]
     for row, name in sorted(zip(rows, names), key=lambda x: (x[0][0], -x[0][3])):
-        member, arch, _, reg, stack, shared, local = row
-        lines.append(f"| `{member}` | {arch} | `{short(name)[:90]}` | {reg} | {stack} | {shared} | {local} |")
+        member, arch, mangled, reg, stack, shared, local = row
+        line = f"| `{member}` | {arch} | `{readable(short(name))[:110]}` | {reg} | {stack} | {shared} | {local} |"
+        if args.ptxas_log:
+            spills = entries.get(mangled)
+            line += f" {spills[0]} / {spills[1]} | {spills[2]} |" if spills else " ? | ? |"
+        lines.append(line)
     text = "\n".join(lines) + "\n"
     if args.md:
         pathlib.Path(args.md).write_text(text)
