@@ -57,6 +57,7 @@ long long compact_live(const int* status, long long count, int* live, cudaStream
   int* block_counts = nullptr;
   check_compaction(cudaMallocAsync(&block_counts, sizeof(int) * static_cast<size_t>(blocks), stream), "cudaMallocAsync");
   count_running_kernel<<<static_cast<unsigned>(blocks), kCompactThreads, 0, stream>>>(status, count, block_counts);
+  check_compaction(cudaGetLastError(), "count kernel");
   std::vector<int> offsets(static_cast<size_t>(blocks));
   check_compaction(cudaMemcpyAsync(offsets.data(), block_counts, sizeof(int) * offsets.size(), cudaMemcpyDeviceToHost,
                                    stream),

@@ -58,7 +58,7 @@ MYRIAD_HD S potential_energy(const CompiledModel& model, const K& k, double t, c
   for (int e = 0; e < model.n_forces; ++e) {
     const CompiledForce& f = model.forces[e];
     const int c = f.constants;
-    if (f.type == 0) {
+    if (f.type == kTsda) {
       const S stretch = tsda_state(model, k, w, f, t).length - S(k[c + kTsdaFreeLength]);
       // A one-sided spring stores energy only on its side (the cut of its damping stores none).
       const bool stores = f.acts == 0 || (f.acts == 1 && value_of(stretch) < 0.0) ||
@@ -72,7 +72,7 @@ MYRIAD_HD S potential_energy(const CompiledModel& model, const K& k, double t, c
       } else if (stores) {
         energy += S(0.5) * S(k[c + kTsdaStiffness]) * stretch * stretch;
       }
-    } else if (f.type == 1) {
+    } else if (f.type == kRsda) {
       const S deflection = q[model.joints[f.joint].q_index] - S(k[c + kRsdaZeroAngle]);
       energy += S(0.5) * S(k[c + kRsdaStiffness]) * deflection * deflection;
     } else if (f.type == kBushing) {

@@ -58,7 +58,7 @@ MYRIAD_HD double output_signal(const CompiledModel& model, const K& k, double t,
     case kOutSpringLength: return tsda_state(model, k, w, model.forces[o.force], t).length;
     case kOutSpringForce: {
       const CompiledForce& f = model.forces[o.force];
-      if (f.type == 0) return tsda_state(model, k, w, f, t).tension;
+      if (f.type == kTsda) return tsda_state(model, k, w, f, t).tension;
       return rsda_torque(model, k, f, q, v, t);
     }
     case kOutKineticEnergy: return kinetic_energy(model, k, w);
@@ -66,7 +66,7 @@ MYRIAD_HD double output_signal(const CompiledModel& model, const K& k, double t,
     case kOutTotalEnergy: return kinetic_energy(model, k, w) + potential_energy(model, k, t, q, w);
     case kOutDamperForce: {
       const CompiledForce& f = model.forces[o.force];
-      if (f.type == 0) return tsda_state(model, k, w, f, t).damper;
+      if (f.type == kTsda) return tsda_state(model, k, w, f, t).damper;
       return -k[f.constants + kRsdaDamping] * v[model.joints[f.joint].v_index];
     }
     case kOutBushingForce:

@@ -8,8 +8,8 @@
 // Why: on the GPU one kernel is one register allocation over all the code it can reach. The generic kernel sits at
 // the 255-register cap with an 8.5 KB stack per thread (bench/results/kernel_resources.md), so a quarter car on
 // DOPRI5 pays for the Rosenbrock Jacobians and the loop solver it never calls (issue 19, item 4).
+#include "core/hd.hpp"
 #include "ensemble/run_spec.hpp"
-#include "model/compiled_model.hpp"
 
 namespace myriad {
 
@@ -28,12 +28,5 @@ using AnyStepLoops = StepLoops<method_bit(Method::rk4) | method_bit(Method::dopr
 
 template <Method M>
 using TreeStepLoops = StepLoops<method_bit(M), false>;
-
-// Whether the copy S can run `method` on `model` (host code picks a kernel with it; a copy that cannot finishes
-// the instance as non_finite before it steps).
-template <class S>
-MYRIAD_HD_INLINE bool step_loops_take(const CompiledModel& model, Method method) {
-  return S::takes(method) && (S::loops || model.constraints.m == 0);
-}
 
 }  // namespace myriad
