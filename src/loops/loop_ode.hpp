@@ -19,6 +19,7 @@ namespace myriad {
 template <class S>
 struct LoopScratch {
   S* q;     // nq (== nv): the full coordinates, kept between evaluations as Newton's warm start
+  S* q_converged;  // nv: the coordinates of the last projection that converged (LoopOde's fallback warm start)
   S* v;     // nv
   S* vdot;  // nv
   TreeWorkspace<S> tree;
@@ -43,6 +44,7 @@ MYRIAD_HD LoopScratch<S> carve_loop_scratch(const CompiledModel& model, void* bu
   unsigned char* cursor = start;
   LoopScratch<S> s;
   s.q = detail::carve<S>(cursor, nv);
+  s.q_converged = detail::carve<S>(cursor, nv);
   s.v = detail::carve<S>(cursor, nv);
   s.vdot = detail::carve<S>(cursor, nv);
   s.partition.rows.phi = detail::carve<S>(cursor, m);
@@ -156,6 +158,7 @@ struct LoopOde {
       s.v[independent()[i]] = w[i];
     }
     failure = loop_accelerations(*model, constants, t, s, true, kLoopMethodNone, mass_out);
+    if (!keep_converged(failure != LoopFailure::projection)) return false;
     if (failure != LoopFailure::none) return false;
     for (int i = 0; i < model->nv; ++i)
       if (!is_finite(s.vdot[i]) || !is_finite(s.v[i])) return false;
@@ -173,6 +176,17 @@ struct LoopOde {
     return true;
   }
 
+  // After a projection: a converged s.q becomes the fallback; a failed one's last Newton iterate (which may lie far
+  // off, or past a singular configuration after a trial step that went wild) is replaced by the fallback, so the
+  // shorter step the integrator tries next starts Newton from a consistent configuration. Returns `converged`.
+  MYRIAD_HD bool keep_converged(bool converged) {
+    if (converged)
+      for (int i = 0; i < model->nv; ++i) s.q_converged[i] = s.q[i];
+    else
+      for (int i = 0; i < model->nv; ++i) s.q[i] = s.q_converged[i];
+    return converged;
+  }
+
   // The partition check after an accepted step at (t, x, w): true when the partition was re-chosen and (x, w)
   // rewritten in the new independent coordinates (the integrator then re-evaluates its cached derivative).
   MYRIAD_HD bool check_partition(double t, double* x, double* w) {
@@ -182,7 +196,7 @@ struct LoopOde {
       s.q[independent()[i]] = x[i];
       s.v[independent()[i]] = w[i];
     }
-    if (!project_positions(*model, constants, t, s.q, s.v, s.tree, s.partition)) return false;
+    if (!keep_converged(project_positions(*model, constants, t, s.q, s.v, s.tree, s.partition))) return false;
     solve_velocities(*model, s.partition, s.v);
     const double condition =
         dependent_condition(*model, s.partition.view, s.partition.rows, s.partition.factors, s.partition.small);
@@ -206,7 +220,7 @@ struct LoopOde {
   // Consistent initial state from q, v (dependent entries are guesses) at t; writes y. False when Newton fails.
   MYRIAD_HD bool initialize(double t, const double* q, const double* v, double* y) {
     for (int i = 0; i < model->nv; ++i) {
-      s.q[i] = q[i];
+      s.q[i] = s.q_converged[i] = q[i];
       s.v[i] = v[i];
     }
     s.partition.view = compiled_partition(*model);

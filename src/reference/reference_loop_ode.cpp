@@ -21,7 +21,8 @@ ReferenceLoopOde::ReferenceLoopOde(const Model& literal, const CompiledModel& co
       ndof_(compiled.constraints.n_independent),
       q_(Eigen::Map<const Eigen::VectorXd>(q_init, compiled.nv)),
       v_(Eigen::Map<const Eigen::VectorXd>(v_init, compiled.nv)),
-      vdot_(Eigen::VectorXd::Zero(compiled.nv)) {
+      vdot_(Eigen::VectorXd::Zero(compiled.nv)),
+      q_converged_(q_) {
   std::vector<bool> is_independent(static_cast<size_t>(compiled.nv), false);
   for (int i = 0; i < ndof_; ++i) {
     independent_.push_back(compiled.constraints.independent[i]);
@@ -47,12 +48,16 @@ bool ReferenceLoopOde::evaluate(double t, const double* x, const double* w) {
       const double residual = m > 0 ? e.phi.cwiseAbs().maxCoeff() : 0.0;
       if (residual <= kNewtonTolerance) break;
       if (iteration == kNewtonIterations || !std::isfinite(residual)) {
+        // The failed iterate is no start for the next (shorter) trial step: it may sit on the other assembly
+        // branch. Start again from the last coordinates that assembled.
+        q_ = q_converged_;
         projection_failed_ = true;
         return false;
       }
       const Eigen::VectorXd step = Gu.partialPivLu().solve(-e.phi);
       for (int c = 0; c < m; ++c) q_[dependent_[static_cast<size_t>(c)]] += step[c];
     }
+    q_converged_ = q_;
     for (int c = 0; c < ndof_; ++c) Gv.col(c) = e.G.col(independent_[static_cast<size_t>(c)]);
     Eigen::VectorXd vv(ndof_);
     for (int c = 0; c < ndof_; ++c) vv[c] = w[c];
@@ -62,6 +67,7 @@ bool ReferenceLoopOde::evaluate(double t, const double* x, const double* w) {
     if (d.status != ConstrainedDynamics::Status::ok) return false;
     vdot_ = d.vdot;
   } catch (const std::exception&) {
+    q_ = q_converged_;
     return false;
   }
   return vdot_.allFinite() && v_.allFinite();

@@ -41,6 +41,7 @@ class ReferenceLoopOde {
   int ndof_;
   std::vector<int> independent_, dependent_;
   Eigen::VectorXd q_, v_, vdot_;
+  Eigen::VectorXd q_converged_;  // Newton's start after a failed projection (see evaluate)
   bool projection_failed_ = false;
 };
 

@@ -110,6 +110,27 @@ TEST(LoopFastPath, ExactJacobiansMatchCentralDifferences) {
   }
 }
 
+// A trial state that cannot be assembled (an adaptive method's step that went wild on a stiff model) fails the
+// projection; the next evaluation, at a shorter step's state, must start Newton from the last converged
+// coordinates, not from the failed iterate, which may lie past a singular configuration or on the other
+// assembly branch. Then the evaluation at the first state gives its derivative again, bit for bit.
+TEST(LoopFastPath, AFailedProjectionLeavesNewtonTheLastConvergedStart) {
+  for (const char* file : {"double_wishbone_corner.json", "loops/andrews_squeezer.json"}) {
+    SCOPED_TRACE(file);
+    LoopInstance inst(loop_model_with_state_outputs(file));
+    ASSERT_TRUE(inst.ode.initialize(0.0, inst.q.data(), inst.v.data(), inst.y.data()));
+    const int n = inst.ode.dimension();
+    std::vector<double> y(inst.y.begin(), inst.y.begin() + n), first(n), again(n), scratch(n);
+    ASSERT_TRUE(inst.ode.derivative(0.0, y.data(), first.data()));
+    std::vector<double> wild = y;
+    for (int i = 0; i < n / 2; ++i) wild[i] += 3.0;  // every independent coordinate 3 rad (or m) away
+    EXPECT_FALSE(inst.ode.derivative(0.0, wild.data(), scratch.data()));
+    EXPECT_EQ(inst.ode.failure, LoopFailure::projection);
+    ASSERT_TRUE(inst.ode.derivative(0.0, y.data(), again.data()));
+    for (int i = 0; i < n; ++i) EXPECT_EQ(again[i], first[i]) << i;
+  }
+}
+
 // seed 004 Fig. 6: without projection the position residual of an acceleration-level formulation grows; the
 // state-space ODE over the independent coordinate keeps it at Newton's tolerance for the whole run.
 TEST(LoopPhysics, FourBarRk4KeepsConstraintsAtProjectionTolerance) {
