@@ -33,6 +33,7 @@ MYRIAD_HD double next_time_breakpoint(const CompiledModel& model, const K& k, do
       case kTfHaversineBump:
       case kTfSineSweep:
       case kTfVelocitySweep:
+      case kTfCylinderBump:
         consider(k[c]);
         consider(k[c] + k[c + 1]);
         break;

@@ -38,6 +38,7 @@ const std::vector<TimeFunctionKeys>& time_function_keys() {
       {"sine_sweep", {"amplitude", "f0", "f1", "t0", "duration"}, {}},
       {"velocity_sweep", {"velocity", "f0", "f1", "t0", "duration"}, {}},
       {"profile", {"file", "speed"}, {"distance"}},
+      {"cylinder_bump", {"t0", "speed", "radius", "tire_radius"}, {}},
   };
   return kinds;
 }
@@ -60,6 +61,9 @@ Number* coefficient(TimeFunction& f, const std::string& key) {
   if (key == "f0") return &f.f0;
   if (key == "f1") return &f.f1;
   if (key == "velocity") return &f.velocity;
+  if (key == "speed") return &f.speed;
+  if (key == "radius") return &f.radius;
+  if (key == "tire_radius") return &f.tire_radius;
   return nullptr;
 }
 

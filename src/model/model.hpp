@@ -108,7 +108,8 @@ struct TimeFunction {
     haversine_bump,
     sine_sweep,
     velocity_sweep,
-    profile
+    profile,
+    cylinder_bump
   };
   Kind kind = Kind::constant;
   // Coefficients by kind (unused ones stay 0):
@@ -125,6 +126,8 @@ struct TimeFunction {
   //   velocity_sweep: velocity, f0, f1 [Hz], t0, duration     linear chirp of constant velocity amplitude
   //   profile: a measured road, `table` holding (distance [m], height [m]) read from `file`, run at `speed` from
   //          `distance` at t = 0; compiled as the time table t_k = (x_k - distance) / speed
+  //   cylinder_bump: t0 (first contact), speed, radius (the obstacle's), tire_radius: a half-cylinder lying across
+  //          the road as a rigid-ring tire of that radius rolls over it (the wheel centre's lift)
   //   iso8608_road: gd_n0 [m^3], speed [m/s], distance [m at t = 0], n_min, n_max [cycles/m], seed, coherence,
   //          fade_in [m]; plain `harmonics`, `track` (0 left, 1 right) and `instance` (set per instance by
   //          key_instance, so the phases are those of (seed, instance, track): dynamics/road_profile.hpp).
@@ -132,6 +135,7 @@ struct TimeFunction {
       duration{}, height{};
   Number gd_n0{}, speed{}, distance{}, n_min{}, n_max{}, seed{}, coherence{}, fade_in{};
   Number f0{}, f1{}, velocity{};
+  Number radius{}, tire_radius{};
   int harmonics = 0;
   int track = 0;
   bool vary_by_instance = true;  // false: every instance gets the road of (seed, track) alone

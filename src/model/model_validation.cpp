@@ -100,7 +100,7 @@ Numbers time_function_numbers(const TimeFunction& f) {
   Numbers result = {&f.t0,        &f.t1,        &f.value,  &f.before,   &f.after, &f.slope,    &f.offset,
                     &f.amplitude, &f.frequency, &f.phase,  &f.from,     &f.to,    &f.duration, &f.height,
                     &f.gd_n0,     &f.speed,     &f.distance, &f.n_min, &f.n_max, &f.seed,     &f.coherence,
-                    &f.fade_in,   &f.f0,        &f.f1,       &f.velocity};
+                    &f.fade_in,   &f.f0,        &f.f1,       &f.velocity, &f.radius, &f.tire_radius};
   for (const auto& point : f.table)
     for (const Number& n : point) result.push_back(&n);
   return result;
@@ -159,6 +159,11 @@ void check_time_function(const Reporter& report, const TimeFunction& f, const st
     case TimeFunction::Kind::iso8608_road:
       check_road(report, f, pointer);
       break;
+    case TimeFunction::Kind::cylinder_bump:
+      for (const auto& [key, n] : {std::make_pair("radius", &f.radius), std::make_pair("tire_radius", &f.tire_radius)})
+        if (!(n->value > 0.0))
+          report.fail(pointer + "/" + key, std::string(key) + " must be positive, got " + number_text(n->value), {n});
+      [[fallthrough]];
     case TimeFunction::Kind::profile:
       if (!(f.speed.value > 0.0))
         report.fail(pointer + "/speed", "speed must be positive, got " + number_text(f.speed.value), {&f.speed});

@@ -20,6 +20,7 @@ enum TimeFunctionKind : int {
   kTfHaversineBump = 8,
   kTfSineSweep = 9,
   kTfVelocitySweep = 10,
+  kTfCylinderBump = 11,
 };
 
 // f(t), f'(t), f''(t).
@@ -32,7 +33,8 @@ struct TimeValue {
 //   sine [amplitude, angular frequency 2 pi f, phase, offset]; smooth_step [t0, t1, from, to];
 //   half_sine_bump [t0, duration, height]; table [t_0, v_0, t_1, v_1, ...] with `points` pairs;
 //   iso8608_road: model/road_profile.hpp's layout with `points` harmonics; haversine_bump [t0, duration, height];
-//   sine_sweep [t0, duration, amplitude, f0, f1]; velocity_sweep [t0, duration, velocity, f0, f1].
+//   sine_sweep [t0, duration, amplitude, f0, f1]; velocity_sweep [t0, duration, velocity, f0, f1];
+//   cylinder_bump [t0, duration, speed, R + r, R] (R the tire's radius, r the obstacle's).
 // O(1) for all kinds but table and iso8608_road, O(points) for those.
 // `c` is anything indexable by int that yields double (a pointer, or a view into an instance's constants).
 // Outlined on the device: every force and driver evaluation reaches it, with a road's loop and the sweeps inside.
@@ -93,6 +95,17 @@ MYRIAD_HD_OUTLINE TimeValue evaluate_time_function(int kind, const C& c, int poi
       if (kind == kTfSineSweep) return {scale * s, scale * ds, scale * dds};
       const double g = 1.0 / dphi, dg = -ddphi * g * g, ddg = 2.0 * ddphi * ddphi * g * g * g;
       return {scale * g * s, scale * (dg * s + g * ds), scale * (ddg * s + 2.0 * dg * ds + g * dds)};
+    }
+    case kTfCylinderBump: {
+      // A rigid ring of radius R over a half-cylinder of radius r: while they touch, the wheel centre is R + r from
+      // the cylinder's axis, so its lift is s - R with s = sqrt((R + r)^2 - x^2), x = speed (t - t0) - a the
+      // centre's distance past the axis (a = duration speed / 2). Its slope is finite where contact starts
+      // (a / R), unlike the bare half-circle's, which a point follower would meet as an infinite rate.
+      const double t0 = c[0], duration = c[1], speed = c[2], reach = c[3], R = c[4];
+      if (t < t0 || t > t0 + duration) return {0.0, 0.0, 0.0};
+      const double x = speed * (t - t0 - 0.5 * duration);
+      const double s = scalar_sqrt(reach * reach - x * x);
+      return {s - R, -x * speed / s, -speed * speed * reach * reach / (s * s * s)};
     }
     default: return {0.0, 0.0, 0.0};
   }

@@ -39,6 +39,14 @@ int pack_time_function(const TimeFunction& f, std::vector<double>& out) {
       for (const auto& point : f.table)
         out.insert(out.end(), {(point[0].value - f.distance.value) / f.speed.value, point[1].value});
       return static_cast<int>(f.table.size());
+    case TimeFunction::Kind::cylinder_bump: {
+      // The wheel centre stays R + r from the obstacle's axis while they touch: contact over a half chord
+      // a = sqrt((R + r)^2 - R^2) either side of it, so the bump lasts 2 a / speed.
+      const double r = f.radius.value, R = f.tire_radius.value, speed = f.speed.value;
+      const double half_chord = std::sqrt(r * (r + 2.0 * R));
+      out.insert(out.end(), {f.t0.value, 2.0 * half_chord / speed, speed, R + r, R});
+      return 0;
+    }
   }
   return 0;
 }
@@ -57,6 +65,7 @@ int packed_time_function_kind(const TimeFunction& f) {
     case TimeFunction::Kind::sine_sweep: return kTfSineSweep;
     case TimeFunction::Kind::velocity_sweep: return kTfVelocitySweep;
     case TimeFunction::Kind::profile: return kTfTable;
+    case TimeFunction::Kind::cylinder_bump: return kTfCylinderBump;
     default: return static_cast<int>(f.kind);
   }
 }

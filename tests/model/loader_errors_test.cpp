@@ -216,7 +216,7 @@ TEST(LoaderErrors, unknown_time_function_type_lists_valid_ones) {
            R"([{"name": "f", "type": "joint_actuator", "joint": "j0", "function": {"type": "square"}}])"),
       "/forces/0/function/type",
       "unknown time function type 'square' (expected one of: constant, step, ramp, sine, smooth_step, "
-      "half_sine_bump, table, input, iso8608_road, haversine_bump, sine_sweep, velocity_sweep, profile)"));
+      "half_sine_bump, table, input, iso8608_road, haversine_bump, sine_sweep, velocity_sweep, profile, cylinder_bump)"));
 }
 
 TEST(LoaderErrors, time_function_missing_coefficient) {

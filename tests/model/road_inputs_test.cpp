@@ -57,6 +57,32 @@ TEST(RoadInputs, HaversineBumpRisesToItsHeightAndBackWithZeroSlopeAtTheEnds) {
   for (double t : {0.205, 0.22, 0.24}) expect_derivatives(f, t, 100.0);
 }
 
+// Seed 000 sec. 5.2's half-cylinder bump (0.1 m diameter) under a 0.47 m tire at 10 mph: while they touch, the
+// wheel centre (x, R + z) stays R + r from the cylinder's axis, an independent check of the lift; contact lasts
+// 2 sqrt(r (r + 2 R)) / v, the lift peaks at r over the axis, and the rate where contact starts is v a / R, finite.
+TEST(RoadInputs, CylinderBumpIsTheLiftOfARigidRingRollingOverIt) {
+  const double R = 0.47, r = 0.05, v = 4.4704, t0 = 0.5;
+  TimeFunction f;
+  f.kind = TimeFunction::Kind::cylinder_bump;
+  f.t0 = {t0, -1};
+  f.speed = {v, -1};
+  f.radius = {r, -1};
+  f.tire_radius = {R, -1};
+  const double a = std::sqrt(r * (r + 2 * R)), duration = 2 * a / v;
+  EXPECT_EQ(evaluate_time_function(f, t0 - 1e-9).value, 0.0);
+  EXPECT_EQ(evaluate_time_function(f, t0 + duration + 1e-9).value, 0.0);
+  EXPECT_NEAR(evaluate_time_function(f, t0).value, 0.0, 1e-15);
+  EXPECT_NEAR(evaluate_time_function(f, t0 + duration).value, 0.0, 1e-15);
+  EXPECT_NEAR(evaluate_time_function(f, t0 + 0.5 * duration).value, r, 1e-15);
+  EXPECT_NEAR(evaluate_time_function(f, t0).rate, v * a / R, 1e-12);
+  EXPECT_NEAR(evaluate_time_function(f, t0 + duration).rate, -v * a / R, 1e-12);
+  for (int i = 0; i <= 100; ++i) {
+    const double t = t0 + duration * i / 100.0, x = v * (t - t0) - a;
+    EXPECT_NEAR(std::hypot(x, R + evaluate_time_function(f, t).value), R + r, 1e-14) << t;
+  }
+  for (double t : {t0 + 0.1 * duration, t0 + 0.5 * duration, t0 + 0.9 * duration}) expect_derivatives(f, t, 10.0);
+}
+
 // Zero crossings of the constant-amplitude sweep sit where the phase is a multiple of pi: the instantaneous
 // frequency f0 + (f1 - f0) tau / D, from 0.5 to 15 Hz over 20 s.
 TEST(RoadInputs, SineSweepFollowsItsLinearFrequencyAtConstantAmplitude) {
@@ -114,6 +140,14 @@ TEST(RoadInputs, BadInputsAreRefusedByName) {
       {"positive"}));
   EXPECT_TRUE(text_refused(model(R"({"type": "velocity_sweep", "velocity": 1, "f0": 1, "f1": 2, "t0": 0})"),
                            f + "/duration", {"missing required key"}));
+  EXPECT_TRUE(text_refused(
+      model(R"({"type": "cylinder_bump", "t0": 0.5, "speed": 4, "radius": 0, "tire_radius": 0.47})"), f + "/radius",
+      {"positive"}));
+  EXPECT_TRUE(text_refused(
+      model(R"({"type": "cylinder_bump", "t0": 0.5, "speed": 0, "radius": 0.05, "tire_radius": 0.47})"),
+      f + "/speed", {"positive"}));
+  EXPECT_TRUE(text_refused(model(R"({"type": "cylinder_bump", "t0": 0.5, "speed": 4, "radius": 0.05})"),
+                           f + "/tire_radius", {"missing required key"}));
 }
 
 }  // namespace road_inputs_test
