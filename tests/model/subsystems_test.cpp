@@ -4,18 +4,22 @@
 // (missing hardpoint, coincident hardpoints, a rod of zero length, unknown template) is refused at its pointer.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "analysis/kc_rig.hpp"
 #include "model/linear_expression.hpp"
 #include "model/model.hpp"
 #include "model/model_loader.hpp"
 #include "model/model_validation.hpp"
+#include "spatial/vec3.hpp"
 #include "support/model_fixture.hpp"
+#include "support/run_model.hpp"
 
 namespace myriad {
 namespace subsystems_test {
@@ -403,6 +407,116 @@ TEST(Subsystems, KcRigTwistsTheAntiRollBarOfTheWheelItPushes) {
   }
   std::printf("front wheel rate at design: %.0f N/m without the bar, %.0f with it\n", soft.rows[middle][9],
               bar.rows[middle][9]);
+}
+
+}  // namespace subsystems_test
+}  // namespace myriad
+
+namespace myriad {
+namespace subsystems_test {
+
+// The double wishbone with its upper arm on a bushing (seed 000 sec. 5.2's HMMWV), as models/hmmwv.json mounts it:
+// the bushing from uca_rear, in the arm's plane and perpendicular to its pivot axis, 0.1 m long.
+Json bushed_corner(double stiffness, double damping) {
+  Json m = corner();
+  Json& c = m["subsystems"][0];
+  c["hardpoints"]["uca_bushing_chassis"] = Json::array({-0.2839, 0.3795, 0.2033});
+  c["uca_bushing"] = Json{{"stiffness", stiffness}, {"damping", damping}};
+  return m;
+}
+
+Vec3<double> as_vec(const Vector3& v) { return {v[0].value, v[1].value, v[2].value}; }
+
+TEST(Subsystems, UcaBushingMountsTheUpperArmOnAUniversalWhoseSwingTheBushingHolds) {
+  const Model model = load_model_text(bushed_corner(2e7, 2e6).dump(), "t.json");
+  EXPECT_EQ(degrees_of_freedom(model), 3);  // the slide, the wheel travel and the arm's swing
+  const Joint* mount = nullptr;
+  for (const Joint& j : model.joints)
+    if (j.name == "front_uca_mount") mount = &j;
+  ASSERT_NE(mount, nullptr);
+  EXPECT_EQ(mount->type, JointType::universal);
+  const Vec3<double> front{-0.048, 0.446, 0.245}, rear{-0.268, 0.478, 0.196}, bushing{-0.2839, 0.3795, 0.2033};
+  const Vec3<double> pivot = as_vec(mount->axis), swing = as_vec(mount->axis2);
+  EXPECT_LT(norm(cross(pivot, rear - front)), 1e-12 * norm(pivot) * norm(rear - front));
+  // The swing moves uca_rear in the plane of the pivot axis and the bushing, across the axis: the bushing (here
+  // 89.98 degrees to the axis) holds it, as a rear bearing would.
+  const Vec3<double> r = rear - front, line = bushing - rear, motion = cross(swing, r);
+  EXPECT_LT(std::fabs(dot(motion, r)), 1e-12 * norm(motion) * norm(r));
+  EXPECT_LT(std::fabs(dot(motion, cross(r, line))), 1e-12 * norm(motion) * norm(cross(r, line)));
+  EXPECT_GT(dot(motion, line), 0.999 * norm(motion) * norm(line));
+  const ForceElement* tsda = nullptr;
+  for (const ForceElement& f : model.forces)
+    if (f.name == "front_uca_bushing") tsda = &f;
+  ASSERT_NE(tsda, nullptr);
+  EXPECT_DOUBLE_EQ(tsda->free_length.value, norm(line));
+  EXPECT_EQ(tsda->stiffness.value, 2e7);
+
+  // Over the corner's bump the stiff bushing lets the arm swing by a few micro-radians: the wheel follows the
+  // revolute-mounted corner to a tenth of a millimetre.
+  const std::vector<double> times = {0.0, 0.45, 0.55, 0.6, 0.7, 0.9, 1.2};
+  RunSpec spec;
+  spec.method = Method::rn4;
+  spec.control.rtol = spec.control.atol = 1e-7;
+  const Model plain = load_model_text(corner().dump(), "t.json");
+  Model bushed_with_swing = model;
+  Output swing_angle;
+  swing_angle.name = "swing";
+  swing_angle.kind = OutputKind::joint_coordinate;
+  swing_angle.joint = static_cast<int>(mount - model.joints.data());
+  swing_angle.index = 1;
+  bushed_with_swing.outputs.push_back(swing_angle);
+  const EnsembleResult a = testing::run_model(plain, spec, times), b = testing::run_model(bushed_with_swing, spec, times);
+  ASSERT_EQ(a.status[0], InstanceStatus::ok);
+  ASSERT_EQ(b.status[0], InstanceStatus::ok);
+  const auto index_of = [](const Model& m, const std::string& name) {
+    for (std::size_t s = 0; s < m.outputs.size(); ++s)
+      if (m.outputs[s].name == name) return static_cast<int>(s);
+    return -1;
+  };
+  const int za = index_of(plain, "front_wheel_z"), zb = index_of(bushed_with_swing, "front_wheel_z");
+  ASSERT_GE(za, 0);
+  ASSERT_GE(zb, 0);
+  double travel = 0.0;
+  for (int k = 0; k < static_cast<int>(times.size()); ++k) {
+    travel = std::max(travel, std::fabs(a.value(0, k, za) - a.value(0, 0, za)));
+    EXPECT_NEAR(b.value(0, k, zb), a.value(0, k, za), 1e-4) << times[k];
+    EXPECT_LT(std::fabs(b.value(0, k, b.n_signals - 1)), 1e-4) << times[k];
+  }
+  EXPECT_GT(travel, 0.01) << "the bump moves the wheel, so the comparison means something";
+}
+
+TEST(Subsystems, TierodBodyPutsTheTieRodsInnerEndOnARack) {
+  Json m = bushed_corner(2e7, 2e6);
+  m["bodies"].push_back(Json{{"name", "rack"}, {"mass", 9}, {"inertia", {{"ixx", 0.6}, {"iyy", 0.01}, {"izz", 0.6}}}});
+  m["joints"].push_back(Json{{"name", "rack_slide"}, {"type", "prismatic"}, {"parent", "chassis"}, {"child", "rack"},
+                             {"axis", {0, 1, 0}}});
+  m["drivers"] = Json::array({Json{{"name", "straight"}, {"joint", "rack_slide"},
+                                   {"function", {{"type", "constant"}, {"value", 0}}}}});
+  m["subsystems"][0]["tierod_body"] = "rack";
+  const Model model = load_model_text(m.dump(), "t.json");
+  const Loop* tierod = nullptr;
+  for (const Loop& l : model.loops)
+    if (l.name == "front_tierod") tierod = &l;
+  ASSERT_NE(tierod, nullptr);
+  EXPECT_EQ(model.bodies[static_cast<std::size_t>(tierod->body1)].name, "rack");
+  m["subsystems"][0]["tierod_body"] = "no_such_body";
+  EXPECT_THROW(load_model_text(m.dump(), "t.json"), ModelError);
+}
+
+TEST(SubsystemErrors, UcaBushingRefusals) {
+  Json m = bushed_corner(2e7, 2e6);
+  m["subsystems"][0]["hardpoints"].erase("uca_bushing_chassis");
+  EXPECT_TRUE(fails_with(m, "/subsystems/0/hardpoints", "uca_bushing_chassis"));
+  m = bushed_corner(2e7, 2e6);
+  m["parameters"]["x_rear"] = Json{{"value", -0.268}};
+  m["subsystems"][0]["hardpoints"]["uca_rear"][0] = "$x_rear";
+  EXPECT_TRUE(fails_with(m, "/subsystems/0/hardpoints/uca_rear", "plain numbers"));
+  m = bushed_corner(2e7, 2e6);  // along the pivot axis: it would hold nothing
+  m["subsystems"][0]["hardpoints"]["uca_bushing_chassis"] = Json::array({-0.488, 0.51, 0.147});
+  EXPECT_TRUE(fails_with(m, "/subsystems/0/hardpoints/uca_bushing_chassis", "pivot axis"));
+  m = bushed_corner(2e7, 2e6);
+  m["subsystems"][0]["uca_bushing"]["preload"] = 1;
+  EXPECT_TRUE(fails_with(m, "/subsystems/0/uca_bushing/preload", ""));
 }
 
 }  // namespace subsystems_test
