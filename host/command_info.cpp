@@ -59,6 +59,20 @@ void print_initial_state(const Model& model, const CompiledModel& compiled) {
               << "), so the model is not at rest there\n";
 }
 
+// The source's counts beside the model's (model.reference_counts), when the file gives them.
+void print_reference_counts(const ReferenceCounts& r) {
+  if (r.source.empty()) return;
+  std::cout << "as counted by " << r.source << ":";
+  const std::pair<const char*, int> counts[] = {{"bodies", r.bodies},
+                                                {"coordinates", r.coordinates},
+                                                {"constraint equations", r.constraints},
+                                                {"degrees of freedom", r.degrees_of_freedom}};
+  for (const auto& [what, n] : counts)
+    if (n >= 0) std::cout << "  " << what << ": " << n;
+  std::cout << '\n';
+  if (!r.note.empty()) std::cout << "  " << r.note << '\n';
+}
+
 }  // namespace
 
 int run_devices() {
@@ -75,7 +89,12 @@ int run_info(const std::string& model_path) {
   std::cout << "bodies: " << model.bodies.size() << "  joints: " << model.joints.size()
             << "  coordinates: nq = " << compiled->nq << ", nv = " << compiled->nv
             << "  degrees of freedom: " << compiled->nv - compiled->constraints.m << "  constants per instance: " << compiled->n_constants
-            << "\n\nbodies:\n";
+            << '\n';
+  if (compiled->constraints.m > 0)
+    std::cout << "constraint equations: m = " << compiled->constraints.m << " (loops " << model.loops.size()
+              << ", drivers " << model.drivers.size() << ")\n";
+  print_reference_counts(model.reference_counts);
+  std::cout << "\nbodies:\n";
   for (const Body& b : model.bodies) std::cout << "  " << std::left << std::setw(20) << b.name << " mass " << b.mass.value << '\n';
   std::cout << "\njoints (coordinate layout, parent-first):\n";
   for (size_t j = 0; j < model.joints.size(); ++j) {

@@ -19,7 +19,7 @@ namespace myriad {
 template <class S>
 struct LoopScratch {
   S* q;     // nq (== nv): the full coordinates, kept between evaluations as Newton's warm start
-  S* q_converged;  // nv: the coordinates of the last projection that converged (LoopOde's fallback warm start)
+  S* q_anchor;  // nv: the coordinates at the last accepted state, Newton's fallback start (LoopOde::expand)
   S* v;     // nv
   S* vdot;  // nv
   TreeWorkspace<S> tree;
@@ -44,7 +44,7 @@ MYRIAD_HD LoopScratch<S> carve_loop_scratch(const CompiledModel& model, void* bu
   unsigned char* cursor = start;
   LoopScratch<S> s;
   s.q = detail::carve<S>(cursor, nv);
-  s.q_converged = detail::carve<S>(cursor, nv);
+  s.q_anchor = detail::carve<S>(cursor, nv);
   s.v = detail::carve<S>(cursor, nv);
   s.vdot = detail::carve<S>(cursor, nv);
   s.partition.rows.phi = detail::carve<S>(cursor, m);
@@ -152,13 +152,18 @@ struct LoopOde {
   // Full coordinates, velocities and accelerations at (t, x, w) into s.q, s.v, s.vdot.
   // mass_out (ndof x ndof), when given, receives Mhat if the model's method is the reduction (which forms it).
   MYRIAD_HD bool expand(double t, const double* x, const double* w, double* mass_out = nullptr) {
-    const int ndof = model->constraints.n_independent;
-    for (int i = 0; i < ndof; ++i) {
-      s.q[independent()[i]] = x[i];
-      s.v[independent()[i]] = w[i];
-    }
+    set_independent(x, w);
     failure = loop_accelerations(*model, constants, t, s, true, kLoopMethodNone, mass_out);
-    if (!keep_converged(failure != LoopFailure::projection)) return false;
+    if (failure == LoopFailure::projection) {
+      // The warm start (the previous evaluation's coordinates) can lie far off: a trial step that went wild and
+      // still converged, far away or on the other assembly branch, or the last iterate of one that did not. Newton
+      // starts once more from the last accepted state's coordinates, and leaves them as the next warm start if it
+      // fails again (the integrator then tries a shorter step).
+      restore_anchor();
+      set_independent(x, w);
+      failure = loop_accelerations(*model, constants, t, s, true, kLoopMethodNone, mass_out);
+      if (failure == LoopFailure::projection) restore_anchor();
+    }
     if (failure != LoopFailure::none) return false;
     for (int i = 0; i < model->nv; ++i)
       if (!is_finite(s.vdot[i]) || !is_finite(s.v[i])) return false;
@@ -176,27 +181,36 @@ struct LoopOde {
     return true;
   }
 
-  // After a projection: a converged s.q becomes the fallback; a failed one's last Newton iterate (which may lie far
-  // off, or past a singular configuration after a trial step that went wild) is replaced by the fallback, so the
-  // shorter step the integrator tries next starts Newton from a consistent configuration. Returns `converged`.
-  MYRIAD_HD bool keep_converged(bool converged) {
-    if (converged)
-      for (int i = 0; i < model->nv; ++i) s.q_converged[i] = s.q[i];
-    else
-      for (int i = 0; i < model->nv; ++i) s.q[i] = s.q_converged[i];
-    return converged;
+  MYRIAD_HD void set_independent(const double* x, const double* w) {
+    for (int i = 0; i < model->constraints.n_independent; ++i) {
+      s.q[independent()[i]] = x[i];
+      s.v[independent()[i]] = w[i];
+    }
+  }
+  MYRIAD_HD void keep_anchor() {
+    for (int i = 0; i < model->nv; ++i) s.q_anchor[i] = s.q[i];
+  }
+  MYRIAD_HD void restore_anchor() {
+    for (int i = 0; i < model->nv; ++i) s.q[i] = s.q_anchor[i];
   }
 
   // The partition check after an accepted step at (t, x, w): true when the partition was re-chosen and (x, w)
   // rewritten in the new independent coordinates (the integrator then re-evaluates its cached derivative).
+  // Also keeps the accepted state's coordinates as Newton's fallback start (expand): the integrators call it after
+  // every accepted step, whose last evaluation (DOPRI5's first-same-as-last stage) or a projection here put them in
+  // s.q.
   MYRIAD_HD bool check_partition(double t, double* x, double* w) {
-    if (!s.owned.independent) return false;
-    const int ndof = model->constraints.n_independent;
-    for (int i = 0; i < ndof; ++i) {
-      s.q[independent()[i]] = x[i];
-      s.v[independent()[i]] = w[i];
+    if (!s.owned.independent) {
+      keep_anchor();
+      return false;
     }
-    if (!keep_converged(project_positions(*model, constants, t, s.q, s.v, s.tree, s.partition))) return false;
+    const int ndof = model->constraints.n_independent;
+    set_independent(x, w);
+    if (!project_positions(*model, constants, t, s.q, s.v, s.tree, s.partition)) {
+      restore_anchor();
+      return false;
+    }
+    keep_anchor();
     solve_velocities(*model, s.partition, s.v);
     const double condition =
         dependent_condition(*model, s.partition.view, s.partition.rows, s.partition.factors, s.partition.small);
@@ -220,7 +234,7 @@ struct LoopOde {
   // Consistent initial state from q, v (dependent entries are guesses) at t; writes y. False when Newton fails.
   MYRIAD_HD bool initialize(double t, const double* q, const double* v, double* y) {
     for (int i = 0; i < model->nv; ++i) {
-      s.q[i] = s.q_converged[i] = q[i];
+      s.q[i] = s.q_anchor[i] = q[i];
       s.v[i] = v[i];
     }
     s.partition.view = compiled_partition(*model);
@@ -231,6 +245,7 @@ struct LoopOde {
       y[ndof + i] = v[independent()[i]];
     }
     if (!expand(t, y)) return false;
+    keep_anchor();
     partition_condition =
         dependent_condition(*model, s.partition.view, s.partition.rows, s.partition.factors, s.partition.small);
     return true;

@@ -324,6 +324,14 @@ struct Subsystem {
   }
 };
 
+// What a source (a paper) counts for the system the model reproduces, printed by `myriad info` beside the model's
+// own counts (docs/model-format.md, "reference_counts"). -1: not given.
+struct ReferenceCounts {
+  std::string source;  // empty: no block
+  std::string note;    // why the counts differ
+  int bodies = -1, coordinates = -1, constraints = -1, degrees_of_freedom = -1;
+};
+
 struct Model {
   std::string name;
   std::string description;
@@ -341,6 +349,7 @@ struct Model {
   std::vector<IndependentCoordinate> independent;  // named independent coordinates (empty: chosen by pivoting)
   std::vector<Input> inputs;    // file order (JSON object member order)
   std::vector<Subsystem> subsystems;  // the templates the loader expanded (their parts are in the lists above)
+  ReferenceCounts reference_counts;
 };
 
 inline const char* loop_type_name(LoopType type) {

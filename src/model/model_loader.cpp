@@ -30,7 +30,24 @@ namespace {
 const std::vector<std::string> kTopLevelKeys = {"format",     "version", "name",   "description", "gravity",
                                                 "parameters", "bodies",  "joints", "forces",      "outputs",
                                                 "simulation", "loops",   "drivers",     "independent", "inputs",
-                                                "kpis",       "subsystems", "rig"};
+                                                "kpis",       "subsystems", "rig", "reference_counts"};
+
+// `reference_counts`: {"source", "note", "bodies", "coordinates", "constraints", "degrees_of_freedom"}, text and
+// non-negative integers, all but `source` optional.
+ReferenceCounts read_reference_counts(const JsonNode& node) {
+  node.expect_object();
+  node.allow_keys({"source", "note", "bodies", "coordinates", "constraints", "degrees_of_freedom"}, "reference_counts");
+  ReferenceCounts counts;
+  counts.source = node.at("source").as_string();
+  if (node.has("note")) counts.note = node.at("note").as_string();
+  const std::pair<const char*, int*> fields[] = {{"bodies", &counts.bodies},
+                                                 {"coordinates", &counts.coordinates},
+                                                 {"constraints", &counts.constraints},
+                                                 {"degrees_of_freedom", &counts.degrees_of_freedom}};
+  for (const auto& [key, target] : fields)
+    if (node.has(key)) *target = node.at(key).as_index();
+  return counts;
+}
 
 // Checked before anything else, so that a file of another kind is named as such instead of producing a list
 // of unknown keys.
@@ -196,6 +213,7 @@ Model read_model(const JsonNode& root, const std::string& file_name) {
   model.source_file = file_name;
   if (root.has("name")) model.name = root.at("name").as_string();
   if (root.has("description")) model.description = root.at("description").as_string();
+  if (root.has("reference_counts")) model.reference_counts = read_reference_counts(root.at("reference_counts"));
 
   ReadContext context;
   if (root.has("parameters")) model.parameters = read_parameters(root.at("parameters"), context);

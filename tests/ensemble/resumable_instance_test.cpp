@@ -40,7 +40,7 @@ struct InstanceRun {
 // Calls body(run) for `instances` instances of every shipped model under every method, output times to t_max.
 template <class Body>
 void for_every_instance(int instances, double t_max, const Body& body) {
-  for (const std::string& file : shipped_model_files()) {
+  for (const std::string& file : shipped_model_files_to_run()) {
     const Model model = load_model_file(file);
     const auto compiled = compile(model);
     const Ensemble e = build_ensemble(model, *compiled, instances, nullptr, {});

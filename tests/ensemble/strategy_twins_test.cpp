@@ -31,7 +31,7 @@ TwinRunner warp_twin(long long step_budget) {
 
 // Every shipped model with `method`: the twin against the fused cpu run.
 void expect_twin_equals_fused(TwinRunner run_twin, Method method) {
-  for (const std::string& file : shipped_model_files()) {
+  for (const std::string& file : shipped_model_files_to_run()) {
     SCOPED_TRACE(file);
     const Model model = load_model_file(file);
     const auto compiled = compile(model);

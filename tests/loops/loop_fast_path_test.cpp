@@ -111,10 +111,10 @@ TEST(LoopFastPath, ExactJacobiansMatchCentralDifferences) {
 }
 
 // A trial state that cannot be assembled (an adaptive method's step that went wild on a stiff model) fails the
-// projection; the next evaluation, at a shorter step's state, must start Newton from the last converged
-// coordinates, not from the failed iterate, which may lie past a singular configuration or on the other
-// assembly branch. Then the evaluation at the first state gives its derivative again, bit for bit.
-TEST(LoopFastPath, AFailedProjectionLeavesNewtonTheLastConvergedStart) {
+// projection; so may a nearby one whose warm start, the previous evaluation's coordinates, lies far off. Newton
+// then starts once more from the last accepted state's coordinates (here the initial state's): the evaluation at
+// the first state, after a wild one, gives its derivative again bit for bit.
+TEST(LoopFastPath, NewtonFallsBackOnTheLastAcceptedStateAfterAWildTrialState) {
   for (const char* file : {"double_wishbone_corner.json", "loops/andrews_squeezer.json"}) {
     SCOPED_TRACE(file);
     LoopInstance inst(loop_model_with_state_outputs(file));
