@@ -63,11 +63,10 @@ def main():
                      f"{np.nanmedian(column):.4g} | {np.nanmax(column):.4g} | " +
                      " | ".join(f"{c:+.2f}" for c in correlations) + " |")
     lines.append("")
-    text = "\n".join(lines) + "\n"
-    print(text)
-    if args.md:
-        with open(args.md, "a") as f:
-            f.write(text)
+    print("\n".join(lines))
+    if args.md:  # appended: bench/hmmwv_tables.py writes the file's first part
+        with open(args.md, "a") as md:
+            md.writelines(line + "\n" for line in lines)
 
 
 if __name__ == "__main__":
