@@ -196,9 +196,9 @@ struct LoopOde {
 
   // The partition check after an accepted step at (t, x, w): true when the partition was re-chosen and (x, w)
   // rewritten in the new independent coordinates (the integrator then re-evaluates its cached derivative).
-  // Also keeps the accepted state's coordinates as Newton's fallback start (expand): the integrators call it after
-  // every accepted step, whose last evaluation (DOPRI5's first-same-as-last stage) or a projection here put them in
-  // s.q.
+  // Also keeps Newton's fallback start (expand): the integrators call it after every accepted step, when s.q holds
+  // converged coordinates of that step, the accepted state's (a projection here, or DOPRI5's first-same-as-last
+  // stage) or a stage's (RK4, the Rosenbrock methods): a consistent configuration next to it.
   MYRIAD_HD bool check_partition(double t, double* x, double* w) {
     if (!s.owned.independent) {
       keep_anchor();

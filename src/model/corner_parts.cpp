@@ -4,8 +4,6 @@
 
 namespace myriad {
 
-namespace {
-
 // Copies the allowed keys of a force block (`spring`, `damper`) into a tsda entry as they are.
 void copy_keys(const JsonNode& block, const std::vector<std::string>& keys, Json& entry) {
   block.expect_object();
@@ -20,7 +18,6 @@ Json output(const std::string& name, const std::string& type) {
   return o;
 }
 
-}  // namespace
 
 void add_upright_ball(TemplateOutput& out, const TemplateInput& in, const std::string& arm, const std::string& upright,
                       const HardPoint& ball, const HardPoint& steering, const JsonNode& at) {

@@ -3,6 +3,7 @@
 // upright's ball joint on an arm, the wheel with its mount and point-follower tire, the spring and damper with their
 // outputs. Internal to the loader; the templates call them in this order so that part names and outputs are alike.
 #include <string>
+#include <vector>
 
 #include "model/template_parts.hpp"
 
@@ -29,6 +30,13 @@ std::string add_wheel_and_tire(TemplateOutput& out, const TemplateInput& in, con
 void add_spring_and_damper(TemplateOutput& out, const TemplateInput& in, const std::string& body,
                            const HardPoint& spring_chassis, const HardPoint& spring_body,
                            const HardPoint& damper_chassis, const HardPoint& damper_body);
+
+// Copies the keys of a force block (`spring`, `damper`, `uca_bushing`) into a tsda entry as they are, refusing
+// any key not in `keys`.
+void copy_keys(const JsonNode& block, const std::vector<std::string>& keys, Json& entry);
+
+// An output entry {"name", "type"}; the caller adds what the type reads.
+Json output(const std::string& name, const std::string& type);
 
 // The optional `tierod` block's mass ({"mass": m}: a massive rod loop), or null (a massless distance loop).
 Json tierod_mass_of(const TemplateInput& in);

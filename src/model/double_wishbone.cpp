@@ -24,8 +24,8 @@
 
 #include "model/corner_parts.hpp"
 #include "model/number_text.hpp"
-#include "spatial/vec3.hpp"
 #include "model/subsystem_templates.hpp"
+#include "spatial/vec3.hpp"
 
 namespace myriad {
 
@@ -41,9 +41,6 @@ Vec3<double> constant_point(const HardPoint& p) {
 void add_uca_bushing_mount(TemplateOutput& out, const TemplateInput& in, const std::string& uca,
                            std::map<std::string, HardPoint>& hp) {
   const JsonNode& node = in.node;
-  const JsonNode block = node.at("uca_bushing");
-  block.expect_object();
-  block.allow_keys({"stiffness", "damping"}, "a double_wishbone's uca_bushing");
   const JsonNode hardpoints = node.at("hardpoints");
   if (!hp.count("uca_bushing_chassis"))
     hardpoints.fail("a uca_bushing needs the hardpoint uca_bushing_chassis (the bushing's end on the chassis)");
@@ -67,13 +64,10 @@ void add_uca_bushing_mount(TemplateOutput& out, const TemplateInput& in, const s
   out.joints.push_back(joint);
   const std::string bushing = add_part(out, in, "force", "uca_bushing");
   Json tsda = tsda_entry(bushing, in.chassis, hp["uca_bushing_chassis"], uca, hp["uca_rear"]);
-  for (const char* key : {"stiffness", "damping"})
-    if (block.has(key)) tsda[key] = block.at(key).json();
+  copy_keys(node.at("uca_bushing"), {"stiffness", "damping"}, tsda);
   tsda["free_length"] = length;
   out.forces.push_back(tsda);
-  Json o = Json::object();
-  o["name"] = add_part(out, in, "output", "uca_bushing_force");
-  o["type"] = "spring_force";
+  Json o = output(add_part(out, in, "output", "uca_bushing_force"), "spring_force");
   o["force"] = bushing;
   out.outputs.push_back(o);
 }

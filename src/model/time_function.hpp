@@ -104,7 +104,7 @@ MYRIAD_HD_OUTLINE TimeValue evaluate_time_function(int kind, const C& c, int poi
       const double t0 = c[0], duration = c[1], speed = c[2], reach = c[3], R = c[4];
       if (t < t0 || t > t0 + duration) return {0.0, 0.0, 0.0};
       // |x| <= a on the bump, so reach^2 - x^2 >= R^2; rounding at its ends (an integrator restarts exactly there)
-      // may put x a hair beyond a, and the bound keeps the square root real.
+      // may put x a hair beyond a, and the bound keeps the lift from dipping below zero there.
       const double x = speed * (t - t0 - 0.5 * duration);
       const double s = scalar_sqrt(std::fmax(reach * reach - x * x, R * R));
       return {s - R, -x * speed / s, -speed * speed * reach * reach / (s * s * s)};
