@@ -22,6 +22,8 @@ import subprocess
 import sys
 import tempfile
 
+from report_tables import machine, table
+
 HORIZONS = [1.0, 2.0, 3.0, 4.0]
 TOLERANCES = [1e-2, 1e-3, 1e-4, 1e-5]
 # Seed 000, Tables 3 and 4 (SGI Onyx, R10000): CPU seconds, rows 1..4 s, columns Tol 1e-2 .. 1e-5.
@@ -64,21 +66,6 @@ def dominant_eigenvalue(myriad, model):
             if best is None or abs(complex(re_part, im_part)) > abs(complex(*best)):
                 best = (re_part, im_part)
     return best
-
-
-def machine():
-    try:
-        with open("/proc/cpuinfo") as f:
-            names = [line.split(":", 1)[1].strip() for line in f if line.startswith("model name")]
-    except OSError:
-        names = []
-    return f"{platform.node()}, {names[0] if names else 'unknown CPU'}, {os.cpu_count()} hardware threads"
-
-
-def table(title, header, rows):
-    lines = [f"**{title}**", "", "| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    lines += ["| " + " | ".join(r) + " |" for r in rows]
-    return "\n".join(lines) + "\n"
 
 
 def main():

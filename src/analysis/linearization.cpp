@@ -114,6 +114,9 @@ Linearization linearize(const CompiledModel& model, const double* k, double t, c
     std::vector<double> y(2 * static_cast<std::size_t>(n));
     if (!ode.initialize(t, q0, v0, y.data()))
       throw std::runtime_error("the initial state cannot be assembled onto the loop constraints");
+    // The linearization is of the exact equations: extrapolated rod inertia (a history of accepted states) has
+    // no meaning at one state, so the history stays empty and the rods exact.
+    if (ode.s.rods.header) rod_history_reset(ode.s.rods);
     LoopSecondOrder<const double*> system{&ode, carve_loop_scratch<JacobianDual>(model, dual.data(), nullptr), false,
                                           0.0};
     std::vector<double> x(y.begin(), y.begin() + n), w(y.begin() + n, y.end());

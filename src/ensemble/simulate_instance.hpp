@@ -217,7 +217,10 @@ MYRIAD_HD inline InstanceScratchLayout loop_instance_scratch_layout(const Compil
   return l;
 }
 
-// Records the output signals of a loop model at the full state its LoopOde expands y into.
+// Records the output signals of a loop model at the full state its LoopOde expands y into. With extrapolated rod
+// inertia the signals are the exact equations' (rods exact) at the integrated state, and the evaluation stays out
+// of the rod history: an output between two step ends is no state the integrator accepted (loops/rod_history.hpp),
+// and the reference backend, whose recorder is a history-less LoopOde, reports the same.
 template <class K>
 struct LoopSignalRecorder {
   LoopOde<K>* ode;
@@ -228,7 +231,10 @@ struct LoopSignalRecorder {
 
   MYRIAD_HD void operator()(int index, double t, const double* y) {
     const CompiledModel& model = *ode->model;
+    const RodHistory rods = ode->s.rods;
+    ode->s.rods = RodHistory{};
     ode->expand(t, y);  // a failure leaves the last values; the integrator reports the status
+    ode->s.rods = rods;
     double* row = out + index * model.n_outputs;
     output_row(model, ode->constants, t, ode->s.q, ode->s.v, ode->s.vdot, ode->s.tree, row);
     if (kpi_state) kpi_update(model, kpi_state, index, t, row, output_times, n_times);

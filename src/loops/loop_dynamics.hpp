@@ -36,6 +36,8 @@ struct ReductionScratch {
   S* rhs;      // ndof
   int* pivots;  // ndof
   Vec3<S>* rod_J;  // 2 ndof: the world velocity columns of a rod's two ends
+  S* rod_prediction;    // ndof: extrapolated independent accelerations (loops/rod_history.hpp)
+  bool rod_predicted;   // add_rod takes the rods' coupling from rod_prediction (else: exact)
 };
 
 template <class S>
@@ -66,10 +68,14 @@ MYRIAD_HD void velocity_transformation(const CompiledModel& model, PartitionScra
   solve_dependent(model, p.view, p.rows, p.factors, p.rows.gamma, r.offset, p.small);
 }
 
-// A rod's lumped inertia (seed 001 eqs. 18-19, kept exact): kinetic energy m/6 (|v1|^2 + v1 . v2 + |v2|^2) of
-// its end points adds J1^T (m/3 a1 + m/6 a2) + J2^T (m/6 a1 + m/3 a2) to Kane's equations, with J_e the end
-// points' world velocity columns over the independent speeds and a_e their accelerations; gravity on the
-// midpoint enters through the bodies' base acceleration like everywhere else. Upper triangle of r.M only.
+// A rod's lumped inertia (seed 001 eqs. 18-19): kinetic energy m/6 (|v1|^2 + v1 . v2 + |v2|^2) of its end points
+// adds J1^T (m/3 a1 + m/6 a2) + J2^T (m/6 a1 + m/3 a2) to Kane's equations, with J_e the end points' world
+// velocity columns over the independent speeds and a_e their accelerations; gravity on the midpoint enters through
+// the bodies' base acceleration like everywhere else. Exact: a_e = J_e vdot_ind + a_e0 puts the whole block on the
+// left (Mhat += m/3 (J1^T J1 + J2^T J2) + m/6 (J1^T J2 + J2^T J1)). With r.rod_predicted, seed 001's partition
+// (eqs. 47-49): the diagonal blocks m/3 stay exact on the left, and the coupling m/6 acts as a known force from
+// the other end's acceleration at the extrapolated vdot_ind (eq. 50), so no rod couples two bodies in Mhat.
+// Upper triangle of r.M only.
 template <class S, class K>
 MYRIAD_HD void add_rod(const CompiledModel& model, const K& k, const TreeWorkspace<S>& w, ReductionScratch<S>& r,
                        int l) {
@@ -96,9 +102,23 @@ MYRIAD_HD void add_rod(const CompiledModel& model, const K& k, const TreeWorkspa
     a[end] = R * (A.linear + cross(A.angular, p) + cross(V.angular, V.linear + cross(V.angular, p)));
   }
   const S third = mass / S(3), sixth = mass / S(6);
-  const Vec3<S> f1 = third * a[0] + sixth * a[1], f2 = sixth * a[0] + third * a[1];
   const Vec3<S>* J1 = r.rod_J;
   const Vec3<S>* J2 = r.rod_J + ndof;
+  if (r.rod_predicted) {
+    Vec3<S> predicted1 = a[0], predicted2 = a[1];
+    for (int col = 0; col < ndof; ++col) {
+      predicted1 += r.rod_prediction[col] * J1[col];
+      predicted2 += r.rod_prediction[col] * J2[col];
+    }
+    const Vec3<S> f1 = third * a[0] + sixth * predicted2, f2 = sixth * predicted1 + third * a[1];
+    for (int col = 0; col < ndof; ++col) {
+      r.rhs[col] -= dot(J1[col], f1) + dot(J2[col], f2);
+      for (int row = 0; row <= col; ++row)
+        r.M[row * ndof + col] += third * (dot(J1[row], J1[col]) + dot(J2[row], J2[col]));
+    }
+    return;
+  }
+  const Vec3<S> f1 = third * a[0] + sixth * a[1], f2 = sixth * a[0] + third * a[1];
   for (int col = 0; col < ndof; ++col) {
     r.rhs[col] -= dot(J1[col], f1) + dot(J2[col], f2);
     for (int row = 0; row <= col; ++row)

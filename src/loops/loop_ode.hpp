@@ -12,6 +12,7 @@
 #include "dynamics/tree_second_order.hpp"
 #include "loops/loop_dynamics.hpp"
 #include "loops/loop_repartition.hpp"
+#include "loops/rod_history.hpp"
 
 namespace myriad {
 
@@ -28,6 +29,8 @@ struct LoopScratch {
   StandardScratch<S> standard;  // carved only for the standard method
   OwnedPartition owned;         // carved only where the partition may be re-chosen (no named coordinates)
   double* mass_cache;           // ndof x ndof: Mhat from LoopSecondOrder::jacobians' evaluation
+  RodHistory rods;              // seed 001's extrapolated rod inertia (null header: exact rods; the double
+                                // scratch's, which a Dual scratch points at)
 };
 
 // Whether instances of this model may re-choose their partition (loops/loop_repartition.hpp).
@@ -80,6 +83,10 @@ MYRIAD_HD LoopScratch<S> carve_loop_scratch(const CompiledModel& model, void* bu
   s.reduction.pivots = detail::carve<int>(cursor, ndof);
   s.reduction.rod_J = detail::carve<Vec3<S>>(cursor, 2 * ndof);
   s.mass_cache = detail::carve<double>(cursor, ndof * ndof);
+  s.reduction.rod_prediction = detail::carve<S>(cursor, ndof);
+  s.reduction.rod_predicted = false;
+  s.rods = RodHistory{};
+  if (c.rod_inertia > 0) s.rods = rod_history_view(detail::carve<double>(cursor, rod_history_doubles(nv, ndof)), nv, ndof);
   s.standard = StandardScratch<S>{};
   if (c.method == kLoopMethodStandard) {
     s.standard.zeta = detail::carve<S>(cursor, m * nv);
@@ -129,6 +136,9 @@ MYRIAD_HD_OUTLINE LoopFailure loop_accelerations(const CompiledModel& model, con
   evaluate_constraint_rows(model, k, t, s.q, s.tree, s.partition.a0, s.partition.rows);
   applied_forces(model, k, t, s.q, s.v, s.tree);
   const int use = method != kLoopMethodNone ? method : model.constraints.method;
+  s.reduction.rod_predicted =
+      s.rods.header && rod_prediction(s.rods, model.constraints.rod_inertia, t, model.nv, s.partition.view.independent,
+                                      model.constraints.n_independent, s.reduction.rod_prediction);
   // Rods need the reduction (their coupled inertia is not an articulated-body quantity).
   const bool ok = use == kLoopMethodStandard && s.standard.zeta && model.constraints.n_rods == 0
                       ? standard_accelerations(model, k, s.tree, s.partition, s.standard, s.vdot)
@@ -167,6 +177,7 @@ struct LoopOde {
     if (failure != LoopFailure::none) return false;
     for (int i = 0; i < model->nv; ++i)
       if (!is_finite(s.vdot[i]) || !is_finite(s.v[i])) return false;
+    if (s.rods.header) rod_history_evaluated(s.rods, model->nv, model->constraints.n_independent, t, x, w, s.vdot);
     return true;
   }
   MYRIAD_HD bool expand(double t, const double* y) { return expand(t, y, y + model->constraints.n_independent); }
@@ -198,8 +209,16 @@ struct LoopOde {
   // rewritten in the new independent coordinates (the integrator then re-evaluates its cached derivative).
   // Also keeps Newton's fallback start (expand): the integrators call it after every accepted step, when s.q holds
   // converged coordinates of that step, the accepted state's (a projection here, or DOPRI5's first-same-as-last
-  // stage) or a stage's (RK4, the Rosenbrock methods): a consistent configuration next to it.
+  // stage) or a stage's (RK4, the Rosenbrock methods): a consistent configuration next to it. With extrapolated rod
+  // inertia, the accepted state's accelerations enter the history (loops/rod_history.hpp).
   MYRIAD_HD bool check_partition(double t, double* x, double* w) {
+    const bool rechosen = choose_again(t, x, w);
+    if (s.rods.header) rod_history_accepted(s.rods, model->nv, model->constraints.n_independent, t, x, w);
+    return rechosen;
+  }
+
+  // check_partition's partition half.
+  MYRIAD_HD bool choose_again(double t, double* x, double* w) {
     if (!s.owned.independent) {
       keep_anchor();
       return false;
@@ -244,6 +263,10 @@ struct LoopOde {
       y[i] = q[independent()[i]];
       y[ndof + i] = v[independent()[i]];
     }
+    if (s.rods.header) {  // the initial state is accepted: its (exact) accelerations start the history
+      rod_history_reset(s.rods);
+      rod_history_accepted(s.rods, model->nv, ndof, t, y, y + ndof);
+    }
     if (!expand(t, y)) return false;
     keep_anchor();
     partition_condition =
@@ -286,6 +309,7 @@ struct LoopSecondOrder {
     if (!timed)
       for (int i = 0; i < n; ++i) f_t[i] = 0.0;
     dual.partition.view = ode->s.partition.view;
+    dual.rods = ode->s.rods;  // the Dual passes extrapolate from the same history (as a function of t)
     const int* independent = ode->independent();
     for (int first = 0; first < directions; first += kJacobianChunk) {
       for (int i = 0; i < nv; ++i) {

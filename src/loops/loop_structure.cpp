@@ -154,6 +154,7 @@ void build_loop_structure(const Model& model, const std::vector<int>& loop_const
   c.n_drivers = static_cast<int>(model.drivers.size());
   c.n_rods = 0;
   for (const Loop& loop : model.loops) c.n_rods += loop.type == LoopType::rod ? 1 : 0;
+  c.rod_inertia = c.n_rods > 0 ? static_cast<int>(model.rod_inertia) : 0;
 
   // Structural columns, loop by loop (shared by the loop's rows), then one per driver.
   std::vector<int> slots;

@@ -150,6 +150,7 @@ struct CompiledConstraints {
   int m;  // scalar equations
   int n_loops, n_drivers;
   int n_rods;  // rods among the loops (their lumped inertia needs the reduction method)
+  int rod_inertia;  // 0: exact; 1, 2, 3: the rods' coupling extrapolated through that many points (RodInertia)
   int method;             // LoopMethod
   int named_independent;  // 1: the model names its independent coordinates
   int n_independent;

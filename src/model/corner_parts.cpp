@@ -52,19 +52,28 @@ std::string add_wheel_and_tire(TemplateOutput& out, const TemplateInput& in, con
   const std::string wheel = add_part(out, in, "body", "wheel");
   const JsonNode wheel_block = node.at("wheel");
   wheel_block.expect_object();
-  wheel_block.allow_keys({"mass", "center_of_mass", "inertia", "spin"}, "a template's wheel");
+  wheel_block.allow_keys({"mass", "center_of_mass", "inertia", "spin", "spin_velocity"}, "a template's wheel");
   bool spin = false;
   if (wheel_block.has("spin")) {
     if (!wheel_block.at("spin").json().is_boolean()) wheel_block.at("spin").fail_type("true or false");
     spin = wheel_block.at("spin").json().get<bool>();
   }
+  if (wheel_block.has("spin_velocity") && !spin)
+    wheel_block.at("spin_velocity").fail("a wheel's spin_velocity needs \"spin\": true (a fixed wheel has no spin coordinate)");
   Json block = wheel_block.json();
   block.erase("spin");
+  block.erase("spin_velocity");
   out.bodies.push_back(body_entry(in, "wheel", JsonNode(block, wheel_block.pointer(), wheel_block.file()), &wheel_center));
 
   const std::string wheel_mount = add_part(out, in, "joint", "wheel_mount");
   Json mount = joint_entry(wheel_mount, spin ? "revolute" : "fixed", upright, wheel, wheel_center);
   if (spin) mount["axis"] = Json::array({0, in.mirror ? -1 : 1, 0});
+  if (wheel_block.has("spin_velocity")) {
+    // The rate about the left corner's +y (rolling forward: V / R_e); a mirrored wheel turns the same way about
+    // the world, i.e. negatively about its own spin axis -y.
+    const LinearExpression rate = read_expression(wheel_block.at("spin_velocity"), *in.parameters);
+    mount["velocity"] = Json::array({json_value(in.mirror ? -1.0 * rate : rate)});
+  }
   out.joints.push_back(mount);
   for (const auto& role : std::vector<std::pair<std::string, std::string>>{
            {"upright", upright}, {"wheel", wheel}, {"wheel_mount", wheel_mount}, {"spin_axis_y", in.mirror ? "-1" : "1"}})

@@ -332,6 +332,10 @@ struct ReferenceCounts {
   int bodies = -1, coordinates = -1, constraints = -1, degrees_of_freedom = -1;
 };
 
+// How the rods' coupled inertia enters the equations of motion (docs/model-format.md, "Rods"): exactly, or with
+// its coupling part extrapolated from the accelerations of the last 1, 2 or 3 accepted states (seed 001 sec. 4-5).
+enum class RodInertia : int { exact = 0, point = 1, linear = 2, quadratic = 3 };
+
 struct Model {
   std::string name;
   std::string description;
@@ -350,6 +354,7 @@ struct Model {
   std::vector<Input> inputs;    // file order (JSON object member order)
   std::vector<Subsystem> subsystems;  // the templates the loader expanded (their parts are in the lists above)
   ReferenceCounts reference_counts;
+  RodInertia rod_inertia = RodInertia::exact;
 };
 
 inline const char* loop_type_name(LoopType type) {

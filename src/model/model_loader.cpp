@@ -30,7 +30,8 @@ namespace {
 const std::vector<std::string> kTopLevelKeys = {"format",     "version", "name",   "description", "gravity",
                                                 "parameters", "bodies",  "joints", "forces",      "outputs",
                                                 "simulation", "loops",   "drivers",     "independent", "inputs",
-                                                "kpis",       "subsystems", "rig", "reference_counts"};
+                                                "kpis",       "subsystems", "rig", "reference_counts",
+                                                "rod_inertia"};
 
 // `reference_counts`: {"source", "note", "bodies", "coordinates", "constraints", "degrees_of_freedom"}, text and
 // non-negative integers, all but `source` optional.
@@ -214,6 +215,16 @@ Model read_model(const JsonNode& root, const std::string& file_name) {
   if (root.has("name")) model.name = root.at("name").as_string();
   if (root.has("description")) model.description = root.at("description").as_string();
   if (root.has("reference_counts")) model.reference_counts = read_reference_counts(root.at("reference_counts"));
+  if (root.has("rod_inertia")) {
+    const JsonNode& node = root.at("rod_inertia");
+    const std::string method = node.as_string();
+    if (method == "exact") model.rod_inertia = RodInertia::exact;
+    else if (method == "point") model.rod_inertia = RodInertia::point;
+    else if (method == "linear") model.rod_inertia = RodInertia::linear;
+    else if (method == "quadratic") model.rod_inertia = RodInertia::quadratic;
+    else
+      node.fail("unknown rod inertia '" + method + "' (expected 'exact', 'point', 'linear' or 'quadratic')");
+  }
 
   ReadContext context;
   if (root.has("parameters")) model.parameters = read_parameters(root.at("parameters"), context);

@@ -384,7 +384,11 @@ void check_loop(const Reporter& report, const Loop& loop, const std::string& poi
                     "length must be positive and finite, got " + number_text(loop.length.value) +
                         " (the two points of a distance constraint may not coincide)",
                     {&loop.length});
-      if (loop.type == LoopType::rod) check_positive(report, loop.mass, pointer + "/mass", "rod mass");
+      // A massless rod is a distance constraint: allowed, so that a study can scale the rods' masses to zero
+      // (seed 001 Table 5's first row).
+      if (loop.type == LoopType::rod && !(std::isfinite(loop.mass.value) && loop.mass.value >= 0.0))
+        report.fail(pointer + "/mass", "rod mass must be zero or positive and finite, got " +
+                                           number_text(loop.mass.value), {&loop.mass});
       break;
   }
 }

@@ -94,10 +94,39 @@ double constrained_potential_energy(const Model& model, double t, const VectorXd
   return energy;
 }
 
+MatrixXd rod_coupling_matrix(const Model& model, const VectorXd& q) {
+  const int nv = coordinate_layout(model).nv;
+  MatrixXd C = MatrixXd::Zero(nv, nv);
+  for_each_rod(model, q, VectorXd::Zero(nv), [&](double m, const RodEnd& a, const RodEnd& b) {
+    C += (m / 6.0) * (a.J.transpose() * b.J + b.J.transpose() * a.J);
+  });
+  return C;
+}
+
+namespace {
+
+ConstrainedDynamics solve_augmented(const Model& model, double t, const VectorXd& q, const VectorXd& v,
+                                    const MatrixXd& M, const VectorXd& Q);
+
+}  // namespace
+
 ConstrainedDynamics constrained_forward_dynamics(const Model& model, double t, const VectorXd& q,
                                                  const VectorXd& v) {
-  const MatrixXd M = constrained_mass_matrix(model, q);
-  const VectorXd Q = constrained_generalized_forces(model, t, q, v);
+  return solve_augmented(model, t, q, v, constrained_mass_matrix(model, q),
+                         constrained_generalized_forces(model, t, q, v));
+}
+
+ConstrainedDynamics constrained_forward_dynamics(const Model& model, double t, const VectorXd& q,
+                                                 const VectorXd& v, const VectorXd& vdot_hat) {
+  const MatrixXd C = rod_coupling_matrix(model, q);
+  return solve_augmented(model, t, q, v, constrained_mass_matrix(model, q) - C,
+                         constrained_generalized_forces(model, t, q, v) - C * vdot_hat);
+}
+
+namespace {
+
+ConstrainedDynamics solve_augmented(const Model& model, double t, const VectorXd& q, const VectorXd& v,
+                                    const MatrixXd& M, const VectorXd& Q) {
   const constraints::ConstraintEvaluation c = constraints::evaluate_constraints(model, t, q, v);
   const int nv = static_cast<int>(M.rows()), m = static_cast<int>(c.G.rows());
 
@@ -136,5 +165,7 @@ ConstrainedDynamics constrained_forward_dynamics(const Model& model, double t, c
   out.lambda = x.tail(m);
   return out;
 }
+
+}  // namespace
 
 }  // namespace myriad::reference

@@ -52,4 +52,14 @@ struct ConstrainedDynamics {
 ConstrainedDynamics constrained_forward_dynamics(const Model& model, double t, const Eigen::VectorXd& q,
                                                  const Eigen::VectorXd& v);
 
+// The rods' coupling blocks C = sum over rods of m/6 (J1^T J2 + J2^T J1) (nv x nv; seed 001 eq. 19's
+// off-diagonal blocks). O(rods * bodies * nv^2).
+Eigen::MatrixXd rod_coupling_matrix(const Model& model, const Eigen::VectorXd& q);
+
+// Seed 001's partitioned rod inertia (eqs. 47-49): the rods' coupling C moves to the right-hand side at known
+// accelerations vdot_hat (extrapolated ones), (M - C) vdot = Q - C vdot_hat - G^T lambda. With vdot_hat equal to
+// the exact solution it reproduces it; with massless rods C = 0.
+ConstrainedDynamics constrained_forward_dynamics(const Model& model, double t, const Eigen::VectorXd& q,
+                                                 const Eigen::VectorXd& v, const Eigen::VectorXd& vdot_hat);
+
 }  // namespace myriad::reference

@@ -30,6 +30,63 @@ ReferenceLoopOde::ReferenceLoopOde(const Model& literal, const CompiledModel& co
   }
   for (int j = 0; j < compiled.nv; ++j)
     if (!is_independent[static_cast<size_t>(j)]) dependent_.push_back(j);
+  for (const Loop& loop : literal.loops)
+    if (loop.type == LoopType::rod) rod_points_ = static_cast<int>(literal.rod_inertia);
+}
+
+Eigen::VectorXd ReferenceLoopOde::independent_state(const double* x, const double* w) const {
+  Eigen::VectorXd state(2 * ndof_);
+  for (int i = 0; i < ndof_; ++i) {
+    state[i] = x[i];
+    state[ndof_ + i] = w[i];
+  }
+  return state;
+}
+
+void ReferenceLoopOde::enter(double t, const Eigen::VectorXd& vdot) {
+  if (!history_.empty() && history_.front().first == t) {
+    history_.front().second = vdot;
+    return;
+  }
+  history_.emplace_front(t, vdot);
+  if (static_cast<int>(history_.size()) > 3) history_.pop_back();
+}
+
+void ReferenceLoopOde::accepted(double t, const double* x, const double* w) {
+  if (rod_points_ == 0) return;
+  const Eigen::VectorXd state = independent_state(x, w);
+  if (last_valid_ && last_t_ == t && last_state_ == state) {
+    enter(t, last_vdot_);
+    awaiting_ = false;
+    return;
+  }
+  awaiting_ = true;
+  awaiting_t_ = t;
+  awaiting_state_ = state;
+}
+
+bool ReferenceLoopOde::predicted_accelerations(double t, const Eigen::MatrixXd& Gu, const Eigen::MatrixXd& Gv,
+                                               const Eigen::VectorXd& gamma, Eigen::VectorXd& vdot_hat) const {
+  const int n = rod_points_;  // exact until that many accelerations are kept
+  if (static_cast<int>(history_.size()) < n) return false;
+  // Lagrange extrapolation through the newest n points (seed 001 eqs. 35, 38).
+  Eigen::VectorXd independent_hat = Eigen::VectorXd::Zero(ndof_);
+  for (int j = 0; j < n; ++j) {
+    double weight = 1.0;
+    for (int k = 0; k < n; ++k)
+      if (k != j)
+        weight *= (t - history_[static_cast<size_t>(k)].first) /
+                  (history_[static_cast<size_t>(j)].first - history_[static_cast<size_t>(k)].first);
+    for (int i = 0; i < ndof_; ++i)
+      independent_hat[i] += weight * history_[static_cast<size_t>(j)].second[independent_[static_cast<size_t>(i)]];
+  }
+  vdot_hat = Eigen::VectorXd::Zero(q_.size());
+  for (int i = 0; i < ndof_; ++i) vdot_hat[independent_[static_cast<size_t>(i)]] = independent_hat[i];
+  if (!dependent_.empty()) {
+    const Eigen::VectorXd dependent_hat = Gu.partialPivLu().solve(gamma - Gv * independent_hat);
+    for (size_t c = 0; c < dependent_.size(); ++c) vdot_hat[dependent_[c]] = dependent_hat[static_cast<Eigen::Index>(c)];
+  }
+  return true;
 }
 
 bool ReferenceLoopOde::evaluate(double t, const double* x, const double* w) {
@@ -63,14 +120,32 @@ bool ReferenceLoopOde::evaluate(double t, const double* x, const double* w) {
     for (int c = 0; c < ndof_; ++c) vv[c] = w[c];
     const Eigen::VectorXd vu = Gu.partialPivLu().solve(-(e.phi_t + Gv * vv));
     for (int c = 0; c < m; ++c) v_[dependent_[static_cast<size_t>(c)]] = vu[c];
-    const ConstrainedDynamics d = constrained_forward_dynamics(*literal_, t, q_, v_);
+    Eigen::VectorXd vdot_hat;
+    // gamma at the solved velocities (e's is at the previous ones).
+    const bool predicted =
+        rod_points_ > 0 && !history_.empty() &&
+        predicted_accelerations(t, Gu, Gv, constraints::evaluate_constraints(*literal_, t, q_, v_).gamma, vdot_hat);
+    const ConstrainedDynamics d = predicted ? constrained_forward_dynamics(*literal_, t, q_, v_, vdot_hat)
+                                            : constrained_forward_dynamics(*literal_, t, q_, v_);
     if (d.status != ConstrainedDynamics::Status::ok) return false;
     vdot_ = d.vdot;
   } catch (const std::exception&) {
     q_ = q_converged_;
     return false;
   }
-  return vdot_.allFinite() && v_.allFinite();
+  if (!vdot_.allFinite() || !v_.allFinite()) return false;
+  if (rod_points_ > 0) {
+    const Eigen::VectorXd state = independent_state(x, w);
+    if (awaiting_ && awaiting_t_ == t && awaiting_state_ == state) {
+      enter(t, vdot_);
+      awaiting_ = false;
+    }
+    last_valid_ = true;
+    last_t_ = t;
+    last_state_ = state;
+    last_vdot_ = vdot_;
+  }
+  return true;
 }
 
 bool ReferenceLoopOde::initial_state(double t, double* y) {
@@ -78,6 +153,9 @@ bool ReferenceLoopOde::initial_state(double t, double* y) {
     y[i] = q_[independent_[static_cast<size_t>(i)]];
     y[ndof_ + i] = v_[independent_[static_cast<size_t>(i)]];
   }
+  history_.clear();
+  last_valid_ = false;
+  accepted(t, y, y + ndof_);  // the initial state's exact accelerations start the history
   return evaluate(t, y, y + ndof_);
 }
 

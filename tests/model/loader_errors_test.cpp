@@ -119,7 +119,7 @@ TEST(LoaderErrors, unknown_top_level_key_lists_expected_keys) {
   EXPECT_TRUE(fails_with(m, "/bodys",
                          "unknown key 'bodys' (expected one of: format, version, name, description, gravity, "
                          "parameters, bodies, joints, forces, outputs, simulation, loops, drivers, independent, "
-                         "inputs, kpis, subsystems, rig, reference_counts)"));
+                         "inputs, kpis, subsystems, rig, reference_counts, rod_inertia)"));
 }
 
 TEST(LoaderErrors, unknown_body_key_lists_expected_keys) {

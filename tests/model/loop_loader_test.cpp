@@ -194,10 +194,17 @@ TEST(LoopLoader, zero_length) {
       "length must be positive and finite, got 0 (the two points of a distance constraint"));
 }
 
-TEST(LoopLoader, rod_mass_must_be_positive) {
+TEST(LoopLoader, rod_mass_must_not_be_negative) {
   EXPECT_TRUE(fails_with(
       with("loops", R"([{"name": "l", "type": "rod", "body1": "a", "body2": "b", "length": 1, "mass": -2}])"),
-      "/loops/0/mass", "rod mass must be positive and finite, got -2"));
+      "/loops/0/mass", "rod mass must be zero or positive and finite, got -2"));
+}
+
+TEST(LoopLoader, rod_inertia_names_a_method) {
+  Json m = with("loops", R"([{"name": "l", "type": "rod", "body1": "a", "body2": "b", "length": 1, "mass": 2}])");
+  m["rod_inertia"] = "cubic";
+  EXPECT_TRUE(fails_with(m, "/rod_inertia",
+                         "unknown rod inertia 'cubic' (expected 'exact', 'point', 'linear' or 'quadratic')"));
 }
 
 TEST(LoopLoader, keys_depend_on_the_type) {

@@ -168,7 +168,8 @@ struct ModelPlan {
   // RK4's pointwise bound on every output, forces and accelerations included. The template corners' stiff tires
   // (200-326 kN/m), springs and 19 kN s/m dampers turn the loop solves' 1e-11 relative position differences
   // between the paths into force differences of up to 1.7e-9 relative (measured: double_wishbone_corner 2.0e-10,
-  // five_link_corner 2.2e-10, full_car 1.7e-9; their state-like outputs 2.7e-11, 1.8e-11), so there the
+  // five_link_corner 2.2e-10, rod_corner's accelerations 6.2e-10, full_car 1.7e-9; their state-like outputs
+  // 2.7e-11, 1.8e-11), so there the
   // state-like outputs keep 1e-10 and the forces get 1e-8.
   double rk4_force_pointwise = 1e-10;
   // Instances of the every-model comparisons: the reference path runs dense Newton each evaluation, so the loop
@@ -194,7 +195,8 @@ inline ModelPlan plan_for(const std::string& name) {
   if (name == "stiff_quarter_car") return {2e-5, 4e-3, 5e-3};
   if (name == "quarter_car") return {1e-3, 0.2, 0.7};
   if (name == "spatial_chain") return {1e-3, 0.1, 0.1};
-  if (name == "double_wishbone_corner" || name == "macpherson_corner" || name == "five_link_corner")
+  if (name == "double_wishbone_corner" || name == "macpherson_corner" || name == "five_link_corner" ||
+      name == "rod_corner")
     return {1e-3, 0.2, 0.2, 1e-8, 32};
   if (name == "half_car") return {1e-3, 0.2, 0.2, 1e-8, 16};
   if (name == "full_car") return {1e-3, 0.1, 0.1, 1e-8, 8};
