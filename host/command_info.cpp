@@ -64,6 +64,7 @@ void print_reference_counts(const ReferenceCounts& r) {
   if (r.source.empty()) return;
   std::cout << "as counted by " << r.source << ":";
   const std::pair<const char*, int> counts[] = {{"bodies", r.bodies},
+                                                {"joints", r.joints},
                                                 {"coordinates", r.coordinates},
                                                 {"constraint equations", r.constraints},
                                                 {"degrees of freedom", r.degrees_of_freedom}};
@@ -87,6 +88,7 @@ int run_info(const std::string& model_path) {
   std::cout << "model: " << model.name << " (" << model_path << ")\n";
   if (!model.description.empty()) std::cout << "  " << model.description << '\n';
   std::cout << "bodies: " << model.bodies.size() << "  joints: " << model.joints.size()
+            << (model.loops.empty() ? "" : " (+" + std::to_string(model.loops.size()) + " loops)")
             << "  coordinates: nq = " << compiled->nq << ", nv = " << compiled->nv
             << "  degrees of freedom: " << compiled->nv - compiled->constraints.m << "  constants per instance: " << compiled->n_constants
             << '\n';

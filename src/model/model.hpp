@@ -329,7 +329,7 @@ struct Subsystem {
 struct ReferenceCounts {
   std::string source;  // empty: no block
   std::string note;    // why the counts differ
-  int bodies = -1, coordinates = -1, constraints = -1, degrees_of_freedom = -1;
+  int bodies = -1, joints = -1, coordinates = -1, constraints = -1, degrees_of_freedom = -1;
 };
 
 // How the rods' coupled inertia enters the equations of motion (docs/model-format.md, "Rods"): exactly, or with

@@ -33,15 +33,17 @@ const std::vector<std::string> kTopLevelKeys = {"format",     "version", "name",
                                                 "kpis",       "subsystems", "rig", "reference_counts",
                                                 "rod_inertia"};
 
-// `reference_counts`: {"source", "note", "bodies", "coordinates", "constraints", "degrees_of_freedom"}, text and
-// non-negative integers, all but `source` optional.
+// `reference_counts`: {"source", "note", "bodies", "joints", "coordinates", "constraints", "degrees_of_freedom"},
+// text and non-negative integers, all but `source` optional.
 ReferenceCounts read_reference_counts(const JsonNode& node) {
   node.expect_object();
-  node.allow_keys({"source", "note", "bodies", "coordinates", "constraints", "degrees_of_freedom"}, "reference_counts");
+  node.allow_keys({"source", "note", "bodies", "joints", "coordinates", "constraints", "degrees_of_freedom"},
+                  "reference_counts");
   ReferenceCounts counts;
   counts.source = node.at("source").as_string();
   if (node.has("note")) counts.note = node.at("note").as_string();
   const std::pair<const char*, int*> fields[] = {{"bodies", &counts.bodies},
+                                                 {"joints", &counts.joints},
                                                  {"coordinates", &counts.coordinates},
                                                  {"constraints", &counts.constraints},
                                                  {"degrees_of_freedom", &counts.degrees_of_freedom}};

@@ -30,12 +30,6 @@ RunSpec method(Method m, double tolerance) {
   return spec;
 }
 
-std::vector<double> grid(double t_end, double dt) {
-  std::vector<double> times;
-  for (int i = 0; i * dt <= t_end + 1e-12; ++i) times.push_back(i * dt);
-  return times;
-}
-
 TEST(Hmmwv, CountsStaticStateAndDominantEigenvalue) {
   const Model model = hmmwv();
   const auto compiled = compile(model);
@@ -50,7 +44,7 @@ TEST(Hmmwv, CountsStaticStateAndDominantEigenvalue) {
 
   // The design position is the static state: with the bumps out of reach nothing moves in 1 s.
   const int heave = output_index(model, "heave_z"), pitch = output_index(model, "pitch_angle");
-  const EnsembleResult r = run_model(model, method(Method::rn4, 1e-8), grid(1.0, 0.25),
+  const EnsembleResult r = run_model(model, method(Method::rn4, 1e-8), output_grid(0.0, 1.0, 0.25),
                                      {{"t_bump_front", 100.0}, {"t_bump_rear", 100.0}});
   ASSERT_EQ(r.status[0], InstanceStatus::ok);
   for (int k = 0; k < r.n_times; ++k) {
@@ -86,7 +80,7 @@ double first_contact(const EnsembleResult& r, int signal) {
 
 TEST(Hmmwv, FrontAndRearWheelsReachTheBumpAtHalfASecondAndAtOnePointTwo) {
   const Model model = hmmwv();
-  const EnsembleResult r = run_model(model, method(Method::rn4, 1e-5), grid(1.3, 0.001));
+  const EnsembleResult r = run_model(model, method(Method::rn4, 1e-5), output_grid(0.0, 1.3, 0.001));
   ASSERT_EQ(r.status[0], InstanceStatus::ok);
   EXPECT_NEAR(first_contact(r, output_index(model, "front_left_tire_force")), 0.5, 0.02);
   EXPECT_NEAR(first_contact(r, output_index(model, "front_right_tire_force")), 0.5, 0.02);
@@ -100,7 +94,7 @@ TEST(Hmmwv, CpuAndReferenceBackendsAgreeOverTheFrontBump) {
   const Model model = hmmwv();
   const auto compiled = compile(model);
   const Ensemble e = build_ensemble(model, *compiled, 1, nullptr, {{"t_bump_front", 0.02}, {"t_bump_rear", 100.0}});
-  const std::vector<double> times = grid(0.13, 0.01);
+  const std::vector<double> times = output_grid(0.0, 0.13, 0.01);
   const RunSpec spec = method(Method::rn4, 1e-6);
   const EnsembleResult cpu = run_ensemble_cpu(*compiled, e, spec, times, 1);
   const EnsembleResult ref = run_ensemble_reference(model, *compiled, e, spec, times, 1);

@@ -28,14 +28,8 @@ Model corner(RodInertia method) {
   return model;
 }
 
-std::vector<double> grid(double t_end, double dt) {
-  std::vector<double> times;
-  for (int i = 0; i * dt <= t_end + 1e-12; ++i) times.push_back(i * dt);
-  return times;
-}
-
 EnsembleResult run(RodInertia method, double h, double rod_scale = 1.0) {
-  return run_model(corner(method), rk4(h), grid(1.0, 1e-3), {{"rod_scale", rod_scale}});
+  return run_model(corner(method), rk4(h), output_grid(0.0, 1.0, 1e-3), {{"rod_scale", rod_scale}});
 }
 
 // max over the 1 s slalom of the road and every relative acceleration (seed 001's max(Delta zdd)).
@@ -121,7 +115,7 @@ TEST(RodExtrapolation, CpuAndReferenceBackendsAgree) {
     const Model model = corner(method);
     const auto compiled = compile(model);
     const Ensemble e = build_ensemble(model, *compiled, 1, nullptr, {});
-    const std::vector<double> times = grid(0.6, 0.01);
+    const std::vector<double> times = output_grid(0.0, 0.6, 0.01);
     const double h = 1e-3;
     const EnsembleResult cpu = run_ensemble_cpu(*compiled, e, rk4(h), times, 1);
     const EnsembleResult ref = run_ensemble_reference(model, *compiled, e, rk4(h), times, 1);
