@@ -519,5 +519,34 @@ TEST(SubsystemErrors, UcaBushingRefusals) {
   EXPECT_TRUE(fails_with(m, "/subsystems/0/uca_bushing/preload", ""));
 }
 
+// A spinning wheel's spin_velocity is its rate about the left corner's +y: both wheels of a two-sided corner then
+// turn the same way about the world (rolling forward), the right one negatively about its own axis -y, for every
+// instance's parameter values.
+TEST(Subsystems, SpinVelocityRollsBothWheelsForward) {
+  Json m = corner();
+  m["parameters"]["v"] = Json{{"value", 10.0}};
+  m["subsystems"][0]["side"] = "both";
+  m["subsystems"][0]["wheel"]["spin"] = true;
+  m["subsystems"][0]["wheel"]["spin_velocity"] = "3 * $v";
+  const Model model = load_model_text(m.dump(), "t.json");
+  std::vector<double> values = default_parameter_values(model);
+  values[model.parameters.size() - 1] = 20.0;
+  const Model literal = apply_parameters(model, values);
+  int found = 0;
+  for (const Joint& j : literal.joints) {
+    const bool left = j.name == "front_left_wheel_mount", right = j.name == "front_right_wheel_mount";
+    if (!left && !right) continue;
+    ++found;
+    ASSERT_EQ(j.initial_velocity.size(), 1u) << j.name;
+    const double axis_y = j.axis[1].value, rate = j.initial_velocity[0].value;
+    EXPECT_EQ(axis_y, left ? 1.0 : -1.0) << j.name;
+    EXPECT_EQ(rate, left ? 60.0 : -60.0) << j.name;
+    EXPECT_EQ(axis_y * rate, 60.0) << j.name << ": the world spin about +y";
+  }
+  EXPECT_EQ(found, 2);
+  m["subsystems"][0]["wheel"].erase("spin");
+  EXPECT_TRUE(fails_with(m, "/subsystems/0/wheel/spin_velocity", "needs \"spin\": true"));
+}
+
 }  // namespace subsystems_test
 }  // namespace myriad
