@@ -11,9 +11,10 @@ enum class InstanceStatus : int {
   non_finite = 3,
   singular_matrix = 4,  // the iteration matrix Pi (or a joint inertia) could not be factored
   projection_failed = 5,  // loop models: Newton on Phi(q) = 0 for the dependent coordinates did not converge
+  newton_failed = 6,      // implicit DAE integrators: Newton on a time point's equations did not converge
 };
 
-constexpr int kInstanceStatusCount = 6;
+constexpr int kInstanceStatusCount = 7;
 
 inline const char* instance_status_name(InstanceStatus s) {
   switch (s) {
@@ -23,6 +24,7 @@ inline const char* instance_status_name(InstanceStatus s) {
     case InstanceStatus::non_finite: return "non_finite";
     case InstanceStatus::singular_matrix: return "singular_matrix";
     case InstanceStatus::projection_failed: return "projection_failed";
+    case InstanceStatus::newton_failed: return "newton_failed";
   }
   return "unknown";
 }
