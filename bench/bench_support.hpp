@@ -47,6 +47,17 @@ inline RunSpec adaptive(Method method, double rtol, double atol) {
   return spec;
 }
 
+// Least-squares slope of log(error) against log(step): a fitted order of convergence.
+inline double fitted_order(const std::vector<double>& step, const std::vector<double>& error) {
+  double sx = 0, sy = 0, sxx = 0, sxy = 0;
+  const double n = static_cast<double>(step.size());
+  for (size_t i = 0; i < step.size(); ++i) {
+    const double x = std::log(step[i]), y = std::log(error[i]);
+    sx += x, sy += y, sxx += x * x, sxy += x * y;
+  }
+  return (n * sxy - sx * sy) / (n * sxx - sx * sx);
+}
+
 inline int signal_index(const Model& model, const std::string& name) {
   for (size_t i = 0; i < model.outputs.size(); ++i)
     if (model.outputs[i].name == name) return static_cast<int>(i);

@@ -35,16 +35,6 @@ Reference pendulum_reference() {
   return r;
 }
 
-double slope(const std::vector<double>& dt, const std::vector<double>& error) {
-  double sx = 0, sy = 0, sxx = 0, sxy = 0;
-  const double n = static_cast<double>(dt.size());
-  for (size_t i = 0; i < dt.size(); ++i) {
-    const double x = std::log(dt[i]), y = std::log(error[i]);
-    sx += x, sy += y, sxx += x * x, sxy += x * y;
-  }
-  return (n * sxy - sx * sy) / (n * sxx - sx * sx);
-}
-
 template <class System>
 bool final_state(System& system, const ImplicitScheme& s, long long steps, const std::vector<double>& y0,
                  std::vector<double>& y, double& z, double tolerance) {
@@ -114,9 +104,9 @@ int main(int argc, char** argv) {
         md << "failed | | | | |\n";
         continue;
       }
-      md << std::fixed << std::setprecision(2) << slope(dts, ode) << " | " << std::scientific << std::setprecision(2)
-         << ode.back() << " | " << std::fixed << slope(dts, position) << " | " << slope(dts, velocity) << " | "
-         << slope(dts, lambda) << " |\n"
+      md << std::fixed << std::setprecision(2) << bench::fitted_order(dts, ode) << " | " << std::scientific << std::setprecision(2)
+         << ode.back() << " | " << std::fixed << bench::fitted_order(dts, position) << " | " << bench::fitted_order(dts, velocity) << " | "
+         << bench::fitted_order(dts, lambda) << " |\n"
          << std::defaultfloat << std::setprecision(3);
     }
   }

@@ -18,7 +18,7 @@
 // Convergence: after an update, every component of the position-level change c dt du_y' is within
 // atol + rtol |y_N,i| and every multiplier change within atol + rtol |z_N,j| (weighted max norm <= 1 of the last
 // correction; near the solution Newton's next correction is far smaller than this one, so the accepted point is
-// at least this accurate). The rounding floor: with an exact Jacobian the norm falls quadratically until the
+// at least this accurate), the multipliers relative to the largest of them. The rounding floor: with an exact Jacobian the norm falls quadratically until the
 // solve's rounding errors dominate; a component whose own value is tiny (a velocity still near zero beside
 // velocities of 1e3) can sit above its weight there for ever (Andrews' squeezer at dt = 1e-5: corrections of
 // 2e-10 on a velocity of 2e-8, with accelerations of 1e4 elsewhere). From the third iteration on, a correction
@@ -100,10 +100,16 @@ MYRIAD_HD InstanceStatus implicit_point_solve(System& sys, double t, double cdt,
       y[i] = psi[i] + cdt * ydot[i];
       norm = std::fmax(norm, std::fabs(dy) / (options.newton_atol + options.newton_rtol * std::fabs(y[i])));
     }
+    // Multipliers are judged against the largest of them: a constraint force near zero (an Euler-parameter
+    // normalization's, a joint direction that carries no load) otherwise asks for digits its rounding floor,
+    // set by the loaded ones, does not have.
+    double z_scale = 0.0;
     for (int j = 0; j < m; ++j) {
       z[j] -= r[n + j];
-      norm = std::fmax(norm, std::fabs(r[n + j]) / (options.newton_atol + options.newton_rtol * std::fabs(z[j])));
+      z_scale = std::fmax(z_scale, std::fabs(z[j]));
     }
+    for (int j = 0; j < m; ++j)
+      norm = std::fmax(norm, std::fabs(r[n + j]) / (options.newton_atol + options.newton_rtol * z_scale));
     if (!std::isfinite(norm)) return InstanceStatus::non_finite;
     const bool floor = iteration >= 3 && norm <= kNewtonRoundingFloor && norm > 0.25 * previous_norm;
     if (norm <= 1.0 || floor) {

@@ -13,12 +13,14 @@
 #include "integrators/implicit_coefficients.hpp"
 #include "integrators/implicit_integrate.hpp"
 #include "ode/implicit_test_problems.hpp"
+#include "support/convergence_order.hpp"
 #include "support/implicit_schemes.hpp"
 
 namespace myriad {
 namespace {
 
 using test::every_implicit_scheme;
+using test::fitted_slope;
 using test::implicit_label;
 
 // Keeps every point of an integration.
@@ -49,17 +51,6 @@ ImplicitRecorder run_implicit(System& system, const ImplicitScheme& scheme, doub
 }
 
 void pendulum_reference(double& theta, double& omega) { pendulum_angle_reference(PendulumAngleDae(), 1.0, theta, omega); }
-
-// Least-squares slope of log(error) against log(dt).
-double fitted_slope(const std::vector<double>& dt, const std::vector<double>& error) {
-  double sx = 0, sy = 0, sxx = 0, sxy = 0;
-  const double n = static_cast<double>(dt.size());
-  for (size_t i = 0; i < dt.size(); ++i) {
-    const double x = std::log(dt[i]), y = std::log(error[i]);
-    sx += x, sy += y, sxx += x * x, sxy += x * y;
-  }
-  return (n * sxy - sx * sy) / (n * sxx - sx * sx);
-}
 
 TEST(ImplicitIntegrate, EveryMethodConvergesWithItsNominalOrderOnTheNonlinearPendulum) {
   double theta_ref, omega_ref;

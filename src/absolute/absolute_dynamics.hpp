@@ -1,0 +1,296 @@
+#pragma once
+// The constrained Newton-Euler equations of seed 002 sec. 3 in absolute coordinates, as the index-3 DAE of the
+// implicit integrators (integrators/implicit_dae_system.hpp), for the two representations whose coordinates
+// form a vector space: rp (Euler parameters, eq. 39, with one normalization constraint per body, eq. 19) and re
+// (ZXZ Euler angles, eq. 43). Body b (1..NB; 0 is the ground) has its centre of mass at r_b and orientation
+// coordinates o_b (4 or 3); q = (r_1, o_1, r_2, o_2, ...), y = (q, v = q'), z = (lambda (NC GCONs),
+// lambda^p (NB, rp only)). The residual rows are
+//
+//   q' - v = 0                                                                         (the kinematic rows)
+//   m_b v_r' - m_b g + [Phi_r^T lambda]_b = 0                                          (eqs. 39a / 43a, first)
+//   M_b(o) v_o' + c_b(o, v_o) - Q_b + [Phi_o^T lambda]_b (+ p_b lambda^p_b) = 0        (eqs. 39a / 43a, second)
+//   Phi(q, t) = 0 (the GCONs, absolute/constraint_primitives.hpp),  1/2 (p_b^T p_b - 1) = 0 (rp)
+//
+// where the rotational terms come from the body's kinetic energy L(o, u) = 1/2 w^T J w, w = omega-bar(o, u)
+// (2 G(p) p' for rp, B^e(e) e' for re) by Lagrange's equations: M_b(o) a = grad_u L(o, a) (L is quadratic in
+// u), c_b = (d/do grad_u L(o, u)) u - grad_o L(o, u). That is 4 G^T J G p'' and the velocity terms of eqs. 39d
+// and 43c, derived here by dual numbers rather than typed from the seed's printed forms (which carry OCR
+// damage). The seed's bodies have principal axes along their frames and their origin at the centre of mass;
+// applied forces are gravity only, so Q_b = 0.
+//
+// Host and device; NB and NC are compile-time sizes so that the Jacobians can be taken on dual numbers of
+// fixed width (integrators/dual_residual_jacobians.hpp).
+#include <cmath>
+
+#include "absolute/constraint_primitives.hpp"
+#include "absolute/rotation_representation.hpp"
+#include "core/dual.hpp"
+#include "core/hd.hpp"
+#include "core/scalar.hpp"
+#include "integrators/dual_residual_jacobians.hpp"
+#include "linalg/dense_lu.hpp"
+
+namespace myriad {
+
+// rp: four Euler parameters per body and their normalization constraint.
+struct EulerParameterCoordinates {
+  static constexpr int kOrientation = 4;
+  static constexpr bool kNormalized = true;
+  static constexpr const char* kName = "rp";
+  template <class S>
+  using Orientation = Quat<S>;
+  template <class S>
+  MYRIAD_HD_INLINE static Quat<S> orientation(const S* o) {
+    return {o[0], o[1], o[2], o[3]};
+  }
+  template <class S>
+  MYRIAD_HD_INLINE static Quat<S> identity() {
+    return {S(1.0), S(0.0), S(0.0), S(0.0)};
+  }
+};
+
+// re: three ZXZ Euler angles per body (singular where sin(theta) = 0: keep the motion away from it).
+struct EulerAngleCoordinates {
+  static constexpr int kOrientation = 3;
+  static constexpr bool kNormalized = false;
+  static constexpr const char* kName = "re";
+  template <class S>
+  using Orientation = EulerAngles<S>;
+  template <class S>
+  MYRIAD_HD_INLINE static EulerAngles<S> orientation(const S* o) {
+    return {o[0], o[1], o[2]};
+  }
+  template <class S>
+  MYRIAD_HD_INLINE static EulerAngles<S> identity() {
+    return {S(0.0), S(0.0), S(0.0)};
+  }
+};
+
+// A driving function f(t) = offset + amplitude cos(frequency t + phase), the form of seed 002's drivers.
+struct CosineDriver {
+  double offset = 0.0, amplitude = 0.0, frequency = 0.0, phase = 0.0;
+  MYRIAD_HD_INLINE DrivingValue<double> at(double t) const {
+    const double angle = frequency * t + phase;
+    return {offset + amplitude * std::cos(angle), -amplitude * frequency * std::sin(angle),
+            -amplitude * frequency * frequency * std::cos(angle)};
+  }
+};
+
+constexpr int kMaxAbsoluteDrivers = 4;
+
+// A mechanism in absolute coordinates: NB bodies and NC GCONs (body indices 1..NB, 0 = ground).
+template <int NB, int NC>
+struct AbsoluteModel {
+  double mass[NB];
+  Vec3<double> inertia[NB];  // principal moments J-bar (the body frame's axes are principal)
+  Gcon<double> gcons[NC];
+  CosineDriver drivers[kMaxAbsoluteDrivers];
+  Vec3<double> gravity = {0.0, 0.0, -9.81};
+};
+
+template <class Rep, int NB, int NC>
+struct AbsoluteDae {
+  static constexpr int K = Rep::kOrientation;
+  static constexpr int kPerBody = 3 + K;
+  static constexpr int NQ = NB * kPerBody;
+  static constexpr int NY = 2 * NQ;
+  static constexpr int NZ = NC + (Rep::kNormalized ? NB : 0);
+
+  const AbsoluteModel<NB, NC>* model = nullptr;
+
+  MYRIAD_HD int differential_dimension() const { return NY; }
+  MYRIAD_HD int algebraic_dimension() const { return NZ; }
+
+  // The kinetic energy of rotation 1/2 w^T J w, w = omega-bar(o, u), for any scalar T (nested duals).
+  template <class T>
+  MYRIAD_HD static T rotational_energy(const T* o, const T* u, const Vec3<double>& J) {
+    const Vec3<T> w = body_angular_velocity(Rep::orientation(o), Rep::orientation(u));
+    return T(0.5) * (T(J.x) * w.x * w.x + T(J.y) * w.y * w.y + T(J.z) * w.z * w.z);
+  }
+
+  // M(o) a + c(o, u) (K values) by Lagrange's equations on dual numbers of the caller's scalar S.
+  template <class S>
+  MYRIAD_HD static void rotational_terms(const S* o, const S* u, const S* a, const Vec3<double>& J, S* out) {
+    using D = Dual<S, K>;
+    D od[K], ud[K];
+    // M a = grad_u L(o, a)
+    for (int k = 0; k < K; ++k) od[k] = D(o[k]), ud[k] = D(a[k]), ud[k].d[k] = S(1.0);
+    const D grad_u = rotational_energy(od, ud, J);
+    // - grad_o L(o, u)
+    for (int k = 0; k < K; ++k) od[k] = D(o[k]), od[k].d[k] = S(1.0), ud[k] = D(u[k]);
+    const D grad_o = rotational_energy(od, ud, J);
+    // (d/do grad_u L(o, u)) u: the outer direction moves o along u, the inner ones differentiate in u
+    using E = Dual<D, 1>;
+    E oe[K], ue[K];
+    for (int k = 0; k < K; ++k) {
+      oe[k] = E(D(o[k]));
+      oe[k].d[0] = D(u[k]);
+      D inner(u[k]);
+      inner.d[k] = S(1.0);
+      ue[k] = E(inner);
+    }
+    const E mixed = rotational_energy(oe, ue, J);
+    for (int k = 0; k < K; ++k) out[k] = grad_u.d[k] + mixed.d[0].d[k] - grad_o.d[k];
+  }
+
+  template <class S>
+  MYRIAD_HD static AbsolutePose<S, typename Rep::template Orientation<S>> pose(const S* q, int body) {
+    if (body == 0) return {Vec3<S>{S(0.0), S(0.0), S(0.0)}, Rep::template identity<S>()};
+    const S* b = q + (body - 1) * kPerBody;
+    return {Vec3<S>{b[0], b[1], b[2]}, Rep::orientation(b + 3)};
+  }
+
+  template <class S>
+  MYRIAD_HD DrivingValue<S> driving_value(const Gcon<double>& g, double t) const {
+    if (g.driver < 0) return {S(g.f_constant), S(0.0), S(0.0)};
+    const DrivingValue<double> f = model->drivers[g.driver].at(t);
+    return {S(f.f), S(f.f_dot), S(f.f_ddot)};
+  }
+
+  template <class S>
+  MYRIAD_HD bool residual_of(double t, const S* y, const S* ydot, const S* z, S* r) const {
+    const S* q = y;
+    const S* v = y + NQ;
+    const S* a = ydot + NQ;
+    for (int i = 0; i < NQ; ++i) r[i] = ydot[i] - v[i];
+    S* dyn = r + NQ;
+    for (int b = 0; b < NB; ++b) {
+      const int o = b * kPerBody;
+      const double m = model->mass[b];
+      dyn[o + 0] = S(m) * a[o + 0] - S(m * model->gravity.x);
+      dyn[o + 1] = S(m) * a[o + 1] - S(m * model->gravity.y);
+      dyn[o + 2] = S(m) * a[o + 2] - S(m * model->gravity.z);
+      rotational_terms(q + o + 3, v + o + 3, a + o + 3, model->inertia[b], dyn + o + 3);
+      if (Rep::kNormalized)  // Phi_p^T lambda^p with Phi = 1/2 (p^T p - 1)
+        for (int k = 0; k < K; ++k) dyn[o + 3 + k] += q[o + 3 + k] * z[NC + b];
+    }
+    S* phi = r + 2 * NQ;
+    for (int c = 0; c < NC; ++c) {
+      const Gcon<S> g = gcon_cast<S>(model->gcons[c]);
+      const auto row = gcon_row(g, pose(q, g.body_i), pose(q, g.body_j), driving_value<S>(model->gcons[c], t));
+      phi[c] = row.phi;
+      const S lambda = z[c];
+      if (g.body_i > 0) {
+        S* f = dyn + (g.body_i - 1) * kPerBody;
+        f[0] += row.phi_r_i.x * lambda, f[1] += row.phi_r_i.y * lambda, f[2] += row.phi_r_i.z * lambda;
+        for (int k = 0; k < K; ++k) f[3 + k] += row.phi_orientation_i[k] * lambda;
+      }
+      if (g.body_j > 0) {
+        S* f = dyn + (g.body_j - 1) * kPerBody;
+        f[0] += row.phi_r_j.x * lambda, f[1] += row.phi_r_j.y * lambda, f[2] += row.phi_r_j.z * lambda;
+        for (int k = 0; k < K; ++k) f[3 + k] += row.phi_orientation_j[k] * lambda;
+      }
+    }
+    if (Rep::kNormalized)
+      for (int b = 0; b < NB; ++b) {
+        const S* p = q + b * kPerBody + 3;
+        phi[NC + b] = S(0.5) * (p[0] * p[0] + p[1] * p[1] + p[2] * p[2] + p[3] * p[3] - S(1.0));
+      }
+    for (int i = 0; i < NY + NZ; ++i)
+      if (!is_finite(value_of(r[i]))) return false;
+    return true;
+  }
+
+  MYRIAD_HD bool residual(double t, const double* y, const double* ydot, const double* z, double* r) const {
+    return residual_of(t, y, ydot, z, r);
+  }
+
+  MYRIAD_HD bool residual_jacobians(double t, const double* y, const double* ydot, const double* z, double* r,
+                                    double* r_y, double* r_ydot, double* r_z) const {
+    return dual_residual_jacobians<NY, NZ>(*this, t, y, ydot, z, r, r_y, r_ydot, r_z);
+  }
+
+  // Forward dynamics at (t, q, v) (the index-1 system): [M Phi_q^T; Phi_q 0] (q'', lambda) = (-h, gamma), where
+  // M and h (the dynamic rows at q'' = 0, lambda = 0: gravity and the velocity terms) come body by body from
+  // rotational_terms in doubles, Phi_q from the GCON rows (and p^T for the normalizations), gamma from the GCONs
+  // (and -p'^T p'). Writes q'' (NQ) and z (NZ). Cheap enough to integrate as an ODE: no NY-wide dual numbers.
+  // Cost: O(NB K^2 + NC) evaluations and an O((NQ + NZ)^3) LU. False if the matrix is singular (re at
+  // sin(theta) = 0) or a value is not finite.
+  MYRIAD_HD bool accelerations(double t, const double* y, double* q_ddot, double* z) const {
+    const double* q = y;
+    const double* v = y + NQ;
+    constexpr int N = NQ + NZ;
+    double A[N * N], b[N];
+    int pivots[N];
+    for (int i = 0; i < N * N; ++i) A[i] = 0.0;
+    for (int body = 0; body < NB; ++body) {
+      const int o = body * kPerBody;
+      const double m = model->mass[body];
+      for (int k = 0; k < 3; ++k) A[(o + k) * N + o + k] = m;
+      b[o + 0] = m * model->gravity.x, b[o + 1] = m * model->gravity.y, b[o + 2] = m * model->gravity.z;
+      double zero[K] = {}, c[K];
+      rotational_terms(q + o + 3, v + o + 3, zero, model->inertia[body], c);
+      for (int k = 0; k < K; ++k) b[o + 3 + k] = -c[k];
+      for (int col = 0; col < K; ++col) {  // M e_col = terms(a = e_col) - c
+        double unit[K] = {}, column[K];
+        unit[col] = 1.0;
+        rotational_terms(q + o + 3, v + o + 3, unit, model->inertia[body], column);
+        for (int k = 0; k < K; ++k) A[(o + 3 + k) * N + o + 3 + col] = column[k] - c[k];
+      }
+    }
+    for (int c = 0; c < NC; ++c) {
+      const Gcon<double>& g = model->gcons[c];
+      const auto row = gcon_row(g, pose(q, g.body_i), pose(q, g.body_j), driving_value<double>(g, t));
+      auto place = [&](int body, const Vec3<double>& r_part, const double* o_part) {
+        if (body == 0) return;
+        const int o = (body - 1) * kPerBody;
+        const double parts[3] = {r_part.x, r_part.y, r_part.z};
+        for (int k = 0; k < 3; ++k) A[(NQ + c) * N + o + k] += parts[k], A[(o + k) * N + NQ + c] += parts[k];
+        for (int k = 0; k < K; ++k)
+          A[(NQ + c) * N + o + 3 + k] += o_part[k], A[(o + 3 + k) * N + NQ + c] += o_part[k];
+      };
+      place(g.body_i, row.phi_r_i, row.phi_orientation_i);
+      place(g.body_j, row.phi_r_j, row.phi_orientation_j);
+      b[NQ + c] = constraint_gamma(t, y, c);
+    }
+    if (Rep::kNormalized)
+      for (int body = 0; body < NB; ++body) {
+        const int o = body * kPerBody + 3, row = NQ + NC + body;
+        for (int k = 0; k < K; ++k) A[row * N + o + k] = q[o + k], A[(o + k) * N + row] = q[o + k];
+        b[row] = constraint_gamma(t, y, NC + body);
+      }
+    if (!lu_factor(N, A, pivots)) return false;
+    lu_solve(N, A, pivots, b);
+    for (int i = 0; i < NQ; ++i) q_ddot[i] = b[i];
+    for (int c = 0; c < NZ; ++c) z[c] = b[NQ + c];
+    for (int i = 0; i < N; ++i)
+      if (!std::isfinite(b[i])) return false;
+    return true;
+  }
+
+  // The implicit-DAE start: y' = (v, q'') and z from the forward dynamics at a consistent (q, v).
+  MYRIAD_HD bool consistent_start(double t, const double* y, double* ydot, double* z) const {
+    for (int i = 0; i < NQ; ++i) ydot[i] = y[NQ + i];
+    return accelerations(t, y, ydot + NQ, z);
+  }
+
+  // gamma of algebraic row c (GCON c, or body c - NC's normalization), so that Phi_q q'' = gamma.
+  MYRIAD_HD double constraint_gamma(double t, const double* y, int c) const {
+    const double* q = y;
+    const double* v = y + NQ;
+    if (c >= NC) {
+      const double* p_dot = v + (c - NC) * kPerBody + 3;
+      return -(p_dot[0] * p_dot[0] + p_dot[1] * p_dot[1] + p_dot[2] * p_dot[2] + p_dot[3] * p_dot[3]);
+    }
+    const Gcon<double>& g = model->gcons[c];
+    using O = typename Rep::template Orientation<double>;
+    const double zero_rates[4] = {0.0, 0.0, 0.0, 0.0};
+    auto velocity = [&](int body) {
+      AbsoluteVelocity<double, O> out;
+      if (body == 0) {
+        out.r_dot = Vec3<double>{0.0, 0.0, 0.0};
+        out.orientation_rate = Rep::orientation(zero_rates);
+      } else {
+        const double* w = v + (body - 1) * kPerBody;
+        out.r_dot = Vec3<double>{w[0], w[1], w[2]};
+        out.orientation_rate = Rep::orientation(w + 3);
+      }
+      return out;
+    };
+    return gcon_gamma(g, pose(q, g.body_i), velocity(g.body_i), pose(q, g.body_j), velocity(g.body_j),
+                      driving_value<double>(g, t));
+  }
+
+};
+
+}  // namespace myriad
