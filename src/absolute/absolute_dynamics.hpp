@@ -66,13 +66,18 @@ struct EulerAngleCoordinates {
   }
 };
 
-// A driving function f(t) = offset + amplitude cos(frequency t + phase), the form of seed 002's drivers.
+// A driving function g(t) = offset + amplitude cos(frequency t + phase), the form of seed 002's drivers, used as
+// f = g or, for a DP1 that prescribes the angle g between two unit vectors, as f = cos g (sec. 4.2: the single
+// pendulum's angle pi/2 + pi/4 cos 2t).
 struct CosineDriver {
   double offset = 0.0, amplitude = 0.0, frequency = 0.0, phase = 0.0;
+  bool cosine_of_angle = false;
   MYRIAD_HD_INLINE DrivingValue<double> at(double t) const {
     const double angle = frequency * t + phase;
-    return {offset + amplitude * std::cos(angle), -amplitude * frequency * std::sin(angle),
-            -amplitude * frequency * frequency * std::cos(angle)};
+    const double g = offset + amplitude * std::cos(angle), g_dot = -amplitude * frequency * std::sin(angle),
+                 g_ddot = -amplitude * frequency * frequency * std::cos(angle);
+    if (!cosine_of_angle) return {g, g_dot, g_ddot};
+    return {std::cos(g), -std::sin(g) * g_dot, -std::cos(g) * g_dot * g_dot - std::sin(g) * g_ddot};
   }
 };
 
@@ -228,27 +233,12 @@ struct AbsoluteDae {
         for (int k = 0; k < K; ++k) A[(o + 3 + k) * N + o + 3 + col] = column[k] - c[k];
       }
     }
-    for (int c = 0; c < NC; ++c) {
-      const Gcon<double>& g = model->gcons[c];
-      const auto row = gcon_row(g, pose(q, g.body_i), pose(q, g.body_j), driving_value<double>(g, t));
-      auto place = [&](int body, const Vec3<double>& r_part, const double* o_part) {
-        if (body == 0) return;
-        const int o = (body - 1) * kPerBody;
-        const double parts[3] = {r_part.x, r_part.y, r_part.z};
-        for (int k = 0; k < 3; ++k) A[(NQ + c) * N + o + k] += parts[k], A[(o + k) * N + NQ + c] += parts[k];
-        for (int k = 0; k < K; ++k)
-          A[(NQ + c) * N + o + 3 + k] += o_part[k], A[(o + 3 + k) * N + NQ + c] += o_part[k];
-      };
-      place(g.body_i, row.phi_r_i, row.phi_orientation_i);
-      place(g.body_j, row.phi_r_j, row.phi_orientation_j);
+    double phi[NZ], jacobian[NZ * NQ];
+    constraint_rows(t, q, phi, jacobian);
+    for (int c = 0; c < NZ; ++c) {
+      for (int j = 0; j < NQ; ++j) A[(NQ + c) * N + j] = jacobian[c * NQ + j], A[j * N + NQ + c] = jacobian[c * NQ + j];
       b[NQ + c] = constraint_gamma(t, y, c);
     }
-    if (Rep::kNormalized)
-      for (int body = 0; body < NB; ++body) {
-        const int o = body * kPerBody + 3, row = NQ + NC + body;
-        for (int k = 0; k < K; ++k) A[row * N + o + k] = q[o + k], A[(o + k) * N + row] = q[o + k];
-        b[row] = constraint_gamma(t, y, NC + body);
-      }
     if (!lu_factor(N, A, pivots)) return false;
     lu_solve(N, A, pivots, b);
     for (int i = 0; i < NQ; ++i) q_ddot[i] = b[i];
@@ -256,6 +246,36 @@ struct AbsoluteDae {
     for (int i = 0; i < N; ++i)
       if (!std::isfinite(b[i])) return false;
     return true;
+  }
+
+  // The algebraic rows at (t, q): phi (NZ: the GCONs, then the rp normalizations) and their Jacobian Phi_q
+  // (NZ x NQ, row-major) from the GCON rows (seed 002 Table 2, eqs. 20, 26) and p^T. O(NZ NQ).
+  MYRIAD_HD void constraint_rows(double t, const double* q, double* phi, double* jacobian) const {
+    for (int i = 0; i < NZ * NQ; ++i) jacobian[i] = 0.0;
+    for (int c = 0; c < NC; ++c) {
+      const Gcon<double>& g = model->gcons[c];
+      const auto row = gcon_row(g, pose(q, g.body_i), pose(q, g.body_j), driving_value<double>(g, t));
+      phi[c] = row.phi;
+      auto place = [&](int body, const Vec3<double>& r_part, const double* o_part) {
+        if (body == 0) return;
+        double* out = jacobian + c * NQ + (body - 1) * kPerBody;
+        out[0] += r_part.x, out[1] += r_part.y, out[2] += r_part.z;
+        for (int k = 0; k < K; ++k) out[3 + k] += o_part[k];
+      };
+      place(g.body_i, row.phi_r_i, row.phi_orientation_i);
+      place(g.body_j, row.phi_r_j, row.phi_orientation_j);
+    }
+    if (Rep::kNormalized)
+      for (int body = 0; body < NB; ++body) {
+        const double* p = q + body * kPerBody + 3;
+        phi[NC + body] = 0.5 * (p[0] * p[0] + p[1] * p[1] + p[2] * p[2] + p[3] * p[3] - 1.0);
+        for (int k = 0; k < K; ++k) jacobian[(NC + body) * NQ + body * kPerBody + 3 + k] = p[k];
+      }
+  }
+
+  // nu of algebraic row c: f'(t) of a driven GCON, 0 otherwise (eqs. 17, 21, 27).
+  MYRIAD_HD double constraint_nu(double t, int c) const {
+    return c < NC ? gcon_nu(driving_value<double>(model->gcons[c], t)) : 0.0;
   }
 
   // The implicit-DAE start: y' = (v, q'') and z from the forward dynamics at a consistent (q, v).
