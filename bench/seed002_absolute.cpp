@@ -16,7 +16,7 @@
 
 #include "absolute/absolute_dynamics.hpp"
 #include "absolute/absolute_kinematics.hpp"
-#include "absolute/joint_recipes.hpp"
+#include "absolute/seed002_mechanisms.hpp"
 #include "bench_support.hpp"
 #include "integrators/implicit_coefficients.hpp"
 #include "integrators/implicit_integrate.hpp"
@@ -25,38 +25,13 @@ using namespace myriad;
 
 namespace {
 
-// The mechanisms as in tests/absolute/absolute_dynamics_test.cpp (body x along each rod, z along its hinge).
+// The single (NB = 1) or double (NB = 2) pendulum of src/absolute/seed002_mechanisms.hpp.
 template <int NB>
-AbsoluteModel<NB, 5 * NB> pendulum_model() {
-  AbsoluteModel<NB, 5 * NB> model;
-  model.mass[0] = 78.0, model.inertia[0] = {0.0325, 104.0, 104.0};
-  const JointGcons<double> base =
-      revolute_joint<double>(0, {0.0, 0.0, 0.0}, {0.0, 1.0, 0.0}, {0.0, 0.0, 1.0}, 1, {-2.0, 0.0, 0.0}, {0.0, 0.0, 1.0});
-  for (int k = 0; k < 5; ++k) model.gcons[k] = base.gcons[k];
-  if (NB == 2) {
-    model.mass[NB - 1] = 39.0, model.inertia[NB - 1] = {0.01625, 13.01, 13.01};
-    const JointGcons<double> elbow =
-        revolute_joint<double>(1, {2.0, 0.0, 0.0}, {1.0, 0.0, 0.0}, {0.0, 1.0, 0.0}, 2, {-1.0, 0.0, 0.0}, {0.0, 0.0, 1.0});
-    for (int k = 0; k < 5; ++k) model.gcons[(NB - 1) * 5 + k] = elbow.gcons[k];
-  }
-  return model;
-}
-
-template <class Rep, int NB>
-std::vector<double> pendulum_start() {
-  const double quarter = 0.5 * M_PI;
-  const Quat<double> q1 = quat_exp(Vec3<double>{0.0, 0.0, quarter}) * quat_exp(Vec3<double>{quarter, 0.0, 0.0});
-  const Quat<double> q2 = q1 * quat_exp(Vec3<double>{0.0, 0.0, -quarter});
-  std::vector<double> y = {0.0, 2.0, 0.0};
-  if (Rep::kNormalized) y.insert(y.end(), {q1.w, q1.x, q1.y, q1.z});
-  else y.insert(y.end(), {quarter, quarter, 0.0});
-  if (NB == 2) {
-    y.insert(y.end(), {0.0, 4.0, -1.0});
-    if (Rep::kNormalized) y.insert(y.end(), {q2.w, q2.x, q2.y, q2.z});
-    else y.insert(y.end(), {quarter, quarter, -quarter});
-  }
-  y.resize(2 * y.size(), 0.0);
-  return y;
+auto pendulum_model() {
+  if constexpr (NB == 1)
+    return seed002_single_pendulum();
+  else
+    return seed002_double_pendulum();
 }
 
 struct Row {
@@ -71,7 +46,7 @@ std::vector<Row> study(double& reference_z) {
   dae.model = &model;
   const int tracked = (NB - 1) * Dae::kPerBody + 2;  // the last rod's CM z
   // Reference: the index-1 equations by RK4, h = 1e-4, to t = 1.
-  std::vector<double> y = pendulum_start<Rep, NB>();
+  std::vector<double> y = seed002_pendulum_start<Rep>(NB);
   const int n = Dae::NY;
   std::vector<double> k1(n), k2(n), k3(n), k4(n), stage(n);
   double z[Dae::NZ];
@@ -97,7 +72,7 @@ std::vector<Row> study(double& reference_z) {
   const double ref[3] = {y[tracked], y[Dae::NQ + tracked], a[Dae::NQ + tracked]};
   std::vector<Row> rows;
   const ImplicitScheme euler = implicit_scheme(ImplicitMethod::backward_euler, 0.0);
-  const std::vector<double> y0 = pendulum_start<Rep, NB>();
+  const std::vector<double> y0 = seed002_pendulum_start<Rep>(NB);
   for (long long steps : {100, 200, 400, 800}) {
     std::vector<double> work(static_cast<size_t>(implicit_workspace_size(Dae::NY, Dae::NZ)));
     double last[3] = {};
@@ -150,26 +125,14 @@ double report(std::ostringstream& md, const char* mechanism) {
 // q, then velocity and acceleration analyses. Returns microseconds per step; writes mean iterations per step.
 template <class Rep>
 double kinematics(double& iterations_per_step) {
-  AbsoluteModel<1, 6> model;
-  const auto dynamics_model = pendulum_model<1>();
-  model.mass[0] = dynamics_model.mass[0], model.inertia[0] = dynamics_model.inertia[0];
-  for (int k = 0; k < 5; ++k) model.gcons[k] = dynamics_model.gcons[k];
-  model.gcons[5] = driven(make_dp1<double>(1, {0.0, 1.0, 0.0}, 0, {0.0, 0.0, -1.0}, 0.0), 0);
-  model.drivers[0].offset = 0.5 * M_PI, model.drivers[0].amplitude = 0.25 * M_PI, model.drivers[0].frequency = 2.0;
-  model.drivers[0].cosine_of_angle = true;
+  const AbsoluteModel<1, 6> model = seed002_driven_single_pendulum();
   AbsoluteKinematics<Rep, 1, 6> analysis;
   analysis.dae.model = &model;
   constexpr int NQ = AbsoluteKinematics<Rep, 1, 6>::NQ;
-  // The pose at t = 0 (alpha = pi/4 from -z): the horizontal pose turned about x by -pi/4.
-  const double quarter = 0.5 * M_PI, alpha = 0.25 * M_PI;
-  std::vector<double> q = {0.0, 2.0 * std::sin(alpha), -2.0 * std::cos(alpha)};
-  if (Rep::kNormalized) {
-    const Quat<double> p = quat_exp(Vec3<double>{alpha - quarter, 0.0, 0.0}) * quat_exp(Vec3<double>{0.0, 0.0, quarter}) *
-                           quat_exp(Vec3<double>{quarter, 0.0, 0.0});
-    q.insert(q.end(), {p.w, p.x, p.y, p.z});
-  } else {
-    q.insert(q.end(), {quarter, quarter, alpha - quarter});
-  }
+  // The pose at t = 0: the rod at pi/4 from -z.
+  const double alpha = 0.25 * M_PI;
+  std::vector<double> q;
+  append_seed002_rod<Rep>(q, {0.0, 2.0 * std::sin(alpha), -2.0 * std::cos(alpha)}, alpha);
   const double h = 1e-3;
   const int steps = static_cast<int>(std::lround(M_PI / h));
   long long total = 0;

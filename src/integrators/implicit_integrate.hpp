@@ -164,6 +164,7 @@ MYRIAD_HD InstanceStatus implicit_step(System& sys, const ImplicitScheme& scheme
     const int r = scheme.steps;
     const int levels = r - 1;
     double B_re = 1.0, B_im = 0.0;
+    double level_B_re[kMaxSingleStepLevels], level_B_im[kMaxSingleStepLevels];  // B_p, kept for the update
     for (int p = 1; p <= levels; ++p) {
       const int a = 2 * (r - p) - 1, b = 2 * (r - p);
       const double ga_re = scheme.gamma_re[a], ga_im = scheme.gamma_im[a];
@@ -187,6 +188,7 @@ MYRIAD_HD InstanceStatus implicit_step(System& sys, const ImplicitScheme& scheme
       const double nb_re = gb_re * B_re - gb_im * B_im, nb_im = gb_re * B_im + gb_im * B_re;
       B_re = nb_re * ia_re - nb_im * ia_im;
       B_im = nb_re * ia_im + nb_im * ia_re;
+      level_B_re[p - 1] = B_re, level_B_im[p - 1] = B_im;
     }
     // Eq. 4a: y_k = y_k-1 + dt ((1 - gamma_0) y'^(r-1)_k-1 + gamma_0 (A_(r-1) + B_(r-1) y'_k)).
     const double g0_re = scheme.gamma_re[0], g0_im = scheme.gamma_im[0];
@@ -200,23 +202,13 @@ MYRIAD_HD InstanceStatus implicit_step(System& sys, const ImplicitScheme& scheme
     const int slot = latest == 0 ? 1 : 0;
     status = detail::implicit_solve_point(sys, w, n, t_prev + dt, cdt, 1, history.order, slot, options, stats);
     if (status != InstanceStatus::ok) return status;
-    // y'^p_k = A_p + B_p y'_k, level by level (B_p recomputed along the same chain).
+    // y'^p_k = A_p + B_p y'_k, level by level.
     const double* ydot = w.ydot + slot * n;
-    double b_re = 1.0, b_im = 0.0;
-    for (int p = 1; p <= levels; ++p) {
-      const int a = 2 * (r - p) - 1, b = 2 * (r - p);
-      const double ga_re = scheme.gamma_re[a], ga_im = scheme.gamma_im[a];
-      const double gb_re = scheme.gamma_re[b], gb_im = scheme.gamma_im[b];
-      const double den = ga_re * ga_re + ga_im * ga_im;
-      const double ia_re = ga_re / den, ia_im = -ga_im / den;
-      const double nb_re = gb_re * b_re - gb_im * b_im, nb_im = gb_re * b_im + gb_im * b_re;
-      b_re = nb_re * ia_re - nb_im * ia_im;
-      b_im = nb_re * ia_im + nb_im * ia_re;
+    for (int p = 1; p <= levels; ++p)
       for (int i = 0; i < n; ++i) {
-        w.aux[(2 * (p - 1)) * n + i] = w.aux_next[(2 * (p - 1)) * n + i] + b_re * ydot[i];
-        w.aux[(2 * (p - 1) + 1) * n + i] = w.aux_next[(2 * (p - 1) + 1) * n + i] + b_im * ydot[i];
+        w.aux[(2 * (p - 1)) * n + i] = w.aux_next[(2 * (p - 1)) * n + i] + level_B_re[p - 1] * ydot[i];
+        w.aux[(2 * (p - 1) + 1) * n + i] = w.aux_next[(2 * (p - 1) + 1) * n + i] + level_B_im[p - 1] * ydot[i];
       }
-    }
     history.order[1] = latest;
     history.order[0] = slot;
   } else {  // ESDIRK: stage i (1-based) in slot i - 1 of stage_slots; stage 1 is the latest point.

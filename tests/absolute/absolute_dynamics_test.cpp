@@ -15,40 +15,13 @@
 #include <vector>
 
 #include "absolute/absolute_dynamics.hpp"
-#include "absolute/joint_recipes.hpp"
+#include "absolute/seed002_mechanisms.hpp"
 #include "integrators/implicit_coefficients.hpp"
 #include "integrators/implicit_integrate.hpp"
-#include "support/convergence_order.hpp"
+#include "support/second_order_reference.hpp"
 
 namespace myriad {
 namespace {
-
-// The rod along +y from a revolute joint about the global x axis at the origin; body frame: x along the rod
-// (J-bar = diag(0.0325, 104, 104), seed 002 sec. 4.2), z along the hinge axis, so that the ZXZ angles stay at
-// theta = 90 deg, away from their singularity, for the whole swing.
-AbsoluteModel<1, 5> absolute_single_pendulum() {
-  AbsoluteModel<1, 5> model;
-  model.mass[0] = 78.0;
-  model.inertia[0] = {0.0325, 104.0, 104.0};
-  const JointGcons<double> hinge =
-      revolute_joint<double>(0, {0.0, 0.0, 0.0}, {0.0, 1.0, 0.0}, {0.0, 0.0, 1.0}, 1, {-2.0, 0.0, 0.0}, {0.0, 0.0, 1.0});
-  for (int k = 0; k < 5; ++k) model.gcons[k] = hinge.gcons[k];
-  return model;
-}
-
-// y0 at rest with the CM at (0, 2, 0) and A = Rz(90 deg) Rx(90 deg) (body x -> global y, body z -> global x).
-std::vector<double> absolute_pendulum_start(bool euler_parameters) {
-  if (euler_parameters) {
-    std::vector<double> y0(14, 0.0);
-    y0[1] = 2.0;
-    y0[3] = y0[4] = y0[5] = y0[6] = 0.5;  // qz(90) * qx(90)
-    return y0;
-  }
-  std::vector<double> y0(12, 0.0);
-  y0[1] = 2.0;
-  y0[3] = 0.5 * M_PI, y0[4] = 0.5 * M_PI, y0[5] = 0.0;  // ZXZ (90, 90, 0)
-  return y0;
-}
 
 // The physical pendulum: phi from +y towards +z, I_O phi'' = -m g (L/2) cos phi, I_O = 104 + 78 * 2^2 = 416;
 // RK4 with h = 1e-5. Returns the CM's z, z' and z'' at t_end.
@@ -71,10 +44,10 @@ void absolute_pendulum_reference(double t_end, double& z, double& z_dot, double&
 
 template <class Rep>
 void check_consistent_start() {
-  const AbsoluteModel<1, 5> model = absolute_single_pendulum();
+  const AbsoluteModel<1, 5> model = seed002_single_pendulum();
   AbsoluteDae<Rep, 1, 5> dae;
   dae.model = &model;
-  const std::vector<double> y0 = absolute_pendulum_start(Rep::kNormalized);
+  const std::vector<double> y0 = seed002_pendulum_start<Rep>(1);
   double ydot[AbsoluteDae<Rep, 1, 5>::NY], z[AbsoluteDae<Rep, 1, 5>::NZ], r[AbsoluteDae<Rep, 1, 5>::NY + AbsoluteDae<Rep, 1, 5>::NZ];
   ASSERT_TRUE(dae.consistent_start(0.0, y0.data(), ydot, z)) << Rep::kName;
   ASSERT_TRUE(dae.residual(0.0, y0.data(), ydot, z, r));
@@ -93,14 +66,14 @@ TEST(AbsoluteDynamics, ConsistentStartGivesThePhysicalPendulumsAcceleration) {
 
 template <class Rep>
 void check_backward_euler_order() {
-  const AbsoluteModel<1, 5> model = absolute_single_pendulum();
+  const AbsoluteModel<1, 5> model = seed002_single_pendulum();
   AbsoluteDae<Rep, 1, 5> dae;
   dae.model = &model;
   using Dae = AbsoluteDae<Rep, 1, 5>;
   const double t_end = 0.5;
   double z_ref, z_dot_ref, z_ddot_ref;
   absolute_pendulum_reference(t_end, z_ref, z_dot_ref, z_ddot_ref);
-  const std::vector<double> y0 = absolute_pendulum_start(Rep::kNormalized);
+  const std::vector<double> y0 = seed002_pendulum_start<Rep>(1);
   const ImplicitScheme euler = implicit_scheme(ImplicitMethod::backward_euler, 0.0);
   std::vector<double> dts, position, velocity, acceleration;
   for (long long steps : {50, 100, 200, 400}) {
@@ -125,50 +98,14 @@ void check_backward_euler_order() {
   }
   // Seed 002: backward Euler converges with order 1 (fitted slope 0.9 - 1.1) in positions, velocities and
   // accelerations, for every representation.
-  EXPECT_NEAR(test::fitted_slope(dts, position), 1.0, 0.1) << Rep::kName;
-  EXPECT_NEAR(test::fitted_slope(dts, velocity), 1.0, 0.1) << Rep::kName;
-  EXPECT_NEAR(test::fitted_slope(dts, acceleration), 1.0, 0.1) << Rep::kName;
+  EXPECT_NEAR(testing::fitted_order(dts, position), 1.0, 0.1) << Rep::kName;
+  EXPECT_NEAR(testing::fitted_order(dts, velocity), 1.0, 0.1) << Rep::kName;
+  EXPECT_NEAR(testing::fitted_order(dts, acceleration), 1.0, 0.1) << Rep::kName;
 }
 
 TEST(AbsoluteDynamics, BackwardEulerConvergesWithOrderOneInRpAndRe) {
   check_backward_euler_order<EulerParameterCoordinates>();
   check_backward_euler_order<EulerAngleCoordinates>();
-}
-
-// Seed 002's double pendulum (tests/data/seed002/README.md): rod 1 (4 m, 78 kg) hinged at the origin about global x
-// and lying along +y; rod 2 (2 m, 39 kg, J-bar = diag(0.01625, 13.01, 13.01)) hinged to rod 1's far end about
-// global x and hanging along -z; at rest. Body frames: x along each rod, z along its hinge axis (so the ZXZ
-// angles keep theta = 90 deg).
-AbsoluteModel<2, 10> absolute_double_pendulum() {
-  AbsoluteModel<2, 10> model;
-  model.mass[0] = 78.0, model.inertia[0] = {0.0325, 104.0, 104.0};
-  model.mass[1] = 39.0, model.inertia[1] = {0.01625, 13.01, 13.01};
-  const JointGcons<double> base =
-      revolute_joint<double>(0, {0.0, 0.0, 0.0}, {0.0, 1.0, 0.0}, {0.0, 0.0, 1.0}, 1, {-2.0, 0.0, 0.0}, {0.0, 0.0, 1.0});
-  const JointGcons<double> elbow =
-      revolute_joint<double>(1, {2.0, 0.0, 0.0}, {1.0, 0.0, 0.0}, {0.0, 1.0, 0.0}, 2, {-1.0, 0.0, 0.0}, {0.0, 0.0, 1.0});
-  for (int k = 0; k < 5; ++k) model.gcons[k] = base.gcons[k], model.gcons[5 + k] = elbow.gcons[k];
-  return model;
-}
-
-std::vector<double> absolute_double_pendulum_start(bool euler_parameters) {
-  // Rod 1: body x -> +y, body z -> +x, A = Rz(90) Rx(90); rod 2: body x -> -z, body z -> +x, A = Rz(90) Rx(90)
-  // Rz(-90).
-  const double quarter = 0.5 * M_PI;
-  const Quat<double> q1 = quat_exp(Vec3<double>{0.0, 0.0, quarter}) * quat_exp(Vec3<double>{quarter, 0.0, 0.0});
-  const Quat<double> q2 = q1 * quat_exp(Vec3<double>{0.0, 0.0, -quarter});
-  const Vec3<double> r1{0.0, 2.0, 0.0}, r2{0.0, 4.0, -1.0};
-  std::vector<double> y;
-  auto add_r = [&y](const Vec3<double>& r) { y.push_back(r.x), y.push_back(r.y), y.push_back(r.z); };
-  if (euler_parameters) {
-    add_r(r1), y.insert(y.end(), {q1.w, q1.x, q1.y, q1.z});
-    add_r(r2), y.insert(y.end(), {q2.w, q2.x, q2.y, q2.z});
-  } else {
-    add_r(r1), y.insert(y.end(), {quarter, quarter, 0.0});
-    add_r(r2), y.insert(y.end(), {quarter, quarter, -quarter});
-  }
-  y.resize(2 * y.size(), 0.0);  // at rest
-  return y;
 }
 
 // Rows of the joint-coordinate reference: time -> column -> value.
@@ -190,7 +127,7 @@ std::map<std::string, std::vector<double>> absolute_read_reference(const std::st
 
 template <class Rep>
 void check_double_pendulum_against_joint_coordinates() {
-  const AbsoluteModel<2, 10> model = absolute_double_pendulum();
+  const AbsoluteModel<2, 10> model = seed002_double_pendulum();
   using Dae = AbsoluteDae<Rep, 2, 10>;
   Dae dae;
   dae.model = &model;
@@ -199,7 +136,7 @@ void check_double_pendulum_against_joint_coordinates() {
   ASSERT_EQ(reference.at("time").size(), 201u);
   // The index-1 equations (absolute coordinates, unstabilized: the drift over 1 s at this accuracy is ~1e-12)
   // by classical RK4, h = 2e-4, so the integration error is far below the 1e-8 compared.
-  std::vector<double> y = absolute_double_pendulum_start(Rep::kNormalized);
+  std::vector<double> y = seed002_pendulum_start<Rep>(2);
   const int n = Dae::NY, NQ = Dae::NQ;
   auto derivative = [&](double t, const std::vector<double>& state, std::vector<double>& out) {
     double z[Dae::NZ];

@@ -9,52 +9,23 @@
 #include <vector>
 
 #include "absolute/absolute_kinematics.hpp"
-#include "absolute/joint_recipes.hpp"
+#include "absolute/seed002_mechanisms.hpp"
 
 namespace myriad {
 namespace {
 
-// Revolute joint about global x at the origin (body x along the rod, z along the hinge, as in the dynamics
-// test), and the driving DP1 between the rod's local y and the ground's -z with f = cos(pi/2 + pi/4 cos 2t).
-AbsoluteModel<1, 6> kinematic_single_pendulum() {
-  AbsoluteModel<1, 6> model;
-  model.mass[0] = 78.0;
-  model.inertia[0] = {0.0325, 104.0, 104.0};
-  const JointGcons<double> hinge =
-      revolute_joint<double>(0, {0.0, 0.0, 0.0}, {0.0, 1.0, 0.0}, {0.0, 0.0, 1.0}, 1, {-2.0, 0.0, 0.0}, {0.0, 0.0, 1.0});
-  for (int k = 0; k < 5; ++k) model.gcons[k] = hinge.gcons[k];
-  model.gcons[5] = driven(make_dp1<double>(1, {0.0, 1.0, 0.0}, 0, {0.0, 0.0, -1.0}, 0.0), 0);
-  model.drivers[0].offset = 0.5 * M_PI;
-  model.drivers[0].amplitude = 0.25 * M_PI;
-  model.drivers[0].frequency = 2.0;
-  model.drivers[0].cosine_of_angle = true;
-  return model;
-}
-
-// The rod at alpha from -z towards +y (alpha = the driven angle - pi/2): q with the CM at 2 (0, sin, -cos).
-std::vector<double> kinematic_pendulum_pose(bool euler_parameters, double alpha) {
-  const double quarter = 0.5 * M_PI;
-  std::vector<double> q = {0.0, 2.0 * std::sin(alpha), -2.0 * std::cos(alpha)};
-  if (euler_parameters) {
-    const Quat<double> p = quat_exp(Vec3<double>{alpha - quarter, 0.0, 0.0}) * quat_exp(Vec3<double>{0.0, 0.0, quarter}) *
-                           quat_exp(Vec3<double>{quarter, 0.0, 0.0});
-    q.insert(q.end(), {p.w, p.x, p.y, p.z});
-  } else {
-    q.insert(q.end(), {quarter, quarter, alpha - quarter});  // ZXZ
-  }
-  return q;
-}
-
 template <class Rep>
 void check_driven_pendulum() {
-  const AbsoluteModel<1, 6> model = kinematic_single_pendulum();
+  const AbsoluteModel<1, 6> model = seed002_driven_single_pendulum();
   AbsoluteKinematics<Rep, 1, 6> kinematics;
   kinematics.dae.model = &model;
   constexpr int NQ = AbsoluteKinematics<Rep, 1, 6>::NQ;
   const double h = 1e-3;
   const int steps = static_cast<int>(std::lround(M_PI / h));  // one period of cos 2t
   // Start from the pose at t = 0 perturbed, so that the first position analysis has work to do.
-  std::vector<double> q = kinematic_pendulum_pose(Rep::kNormalized, 0.25 * M_PI + 0.05);
+  std::vector<double> q;
+  append_seed002_rod<Rep>(q, {0.0, 2.0 * std::sin(0.25 * M_PI + 0.05), -2.0 * std::cos(0.25 * M_PI + 0.05)},
+                          0.25 * M_PI + 0.05);
   double worst_position = 0, worst_velocity = 0, worst_acceleration = 0;
   long long total_iterations = 0;
   for (int step = 0; step <= steps; ++step) {

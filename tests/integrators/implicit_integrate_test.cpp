@@ -13,14 +13,13 @@
 #include "integrators/implicit_coefficients.hpp"
 #include "integrators/implicit_integrate.hpp"
 #include "ode/implicit_test_problems.hpp"
-#include "support/convergence_order.hpp"
+#include "support/second_order_reference.hpp"
 #include "support/implicit_schemes.hpp"
 
 namespace myriad {
 namespace {
 
 using test::every_implicit_scheme;
-using test::fitted_slope;
 using test::implicit_label;
 
 // Keeps every point of an integration.
@@ -74,7 +73,7 @@ TEST(ImplicitIntegrate, EveryMethodConvergesWithItsNominalOrderOnTheNonlinearPen
       dts.push_back(1.0 / steps);
       errors.push_back(std::hypot(run.y.back()[0] - theta_ref, (run.y.back()[1] - omega_ref) / scale));
     }
-    EXPECT_NEAR(fitted_slope(dts, errors), s.order, 0.2) << implicit_label(s) << " errors " << errors[0] << " .. "
+    EXPECT_NEAR(testing::fitted_order(dts, errors), s.order, 0.2) << implicit_label(s) << " errors " << errors[0] << " .. "
                                                          << errors.back();
   }
 }
@@ -190,8 +189,8 @@ TEST(ImplicitIntegrate, BackwardEulerIsFirstOrderOnTheIndexThreePendulumAndHolds
     position_errors.push_back(std::hypot(y[0] - L * std::sin(theta_ref), y[1] + L * std::cos(theta_ref)));
     velocity_errors.push_back(std::hypot(y[2] - L * std::cos(theta_ref) * omega_ref, y[3] - L * std::sin(theta_ref) * omega_ref));
   }
-  EXPECT_NEAR(fitted_slope(dts, position_errors), 1.0, 0.1);
-  EXPECT_NEAR(fitted_slope(dts, velocity_errors), 1.0, 0.1);
+  EXPECT_NEAR(testing::fitted_order(dts, position_errors), 1.0, 0.1);
+  EXPECT_NEAR(testing::fitted_order(dts, velocity_errors), 1.0, 0.1);
 }
 
 }  // namespace
