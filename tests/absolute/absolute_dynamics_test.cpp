@@ -19,28 +19,10 @@
 #include "integrators/implicit_coefficients.hpp"
 #include "integrators/implicit_integrate.hpp"
 #include "support/second_order_reference.hpp"
+#include "support/seed002_reference.hpp"
 
 namespace myriad {
 namespace {
-
-// The physical pendulum: phi from +y towards +z, I_O phi'' = -m g (L/2) cos phi, I_O = 104 + 78 * 2^2 = 416;
-// RK4 with h = 1e-5. Returns the CM's z, z' and z'' at t_end.
-void absolute_pendulum_reference(double t_end, double& z, double& z_dot, double& z_ddot) {
-  const double k = 78.0 * 9.81 * 2.0 / 416.0;
-  auto accel = [k](double p) { return -k * std::cos(p); };
-  double phi = 0.0, w = 0.0;
-  const int steps = static_cast<int>(std::lround(t_end / 1e-5));
-  const double h = t_end / steps;
-  for (int i = 0; i < steps; ++i) {
-    const double k1 = w, l1 = accel(phi), k2 = w + 0.5 * h * l1, l2 = accel(phi + 0.5 * h * k1);
-    const double k3 = w + 0.5 * h * l2, l3 = accel(phi + 0.5 * h * k2), k4 = w + h * l3, l4 = accel(phi + h * k3);
-    phi += h / 6.0 * (k1 + 2.0 * k2 + 2.0 * k3 + k4);
-    w += h / 6.0 * (l1 + 2.0 * l2 + 2.0 * l3 + l4);
-  }
-  z = 2.0 * std::sin(phi);
-  z_dot = 2.0 * std::cos(phi) * w;
-  z_ddot = 2.0 * (std::cos(phi) * accel(phi) - std::sin(phi) * w * w);
-}
 
 template <class Rep>
 void check_consistent_start() {
@@ -72,7 +54,7 @@ void check_backward_euler_order() {
   using Dae = AbsoluteDae<Rep, 1, 5>;
   const double t_end = 0.5;
   double z_ref, z_dot_ref, z_ddot_ref;
-  absolute_pendulum_reference(t_end, z_ref, z_dot_ref, z_ddot_ref);
+  testing::seed002_physical_pendulum(t_end, z_ref, z_dot_ref, z_ddot_ref);
   const std::vector<double> y0 = seed002_pendulum_start<Rep>(1);
   const ImplicitScheme euler = implicit_scheme(ImplicitMethod::backward_euler, 0.0);
   std::vector<double> dts, position, velocity, acceleration;
@@ -108,31 +90,13 @@ TEST(AbsoluteDynamics, BackwardEulerConvergesWithOrderOneInRpAndRe) {
   check_backward_euler_order<EulerAngleCoordinates>();
 }
 
-// Rows of the joint-coordinate reference: time -> column -> value.
-std::map<std::string, std::vector<double>> absolute_read_reference(const std::string& path) {
-  std::ifstream file(path);
-  std::string line;
-  std::getline(file, line);
-  std::vector<std::string> names;
-  std::stringstream header(line);
-  for (std::string name; std::getline(header, name, ',');) names.push_back(name);
-  std::map<std::string, std::vector<double>> columns;
-  while (std::getline(file, line)) {
-    std::stringstream row(line);
-    std::string cell;
-    for (size_t k = 0; std::getline(row, cell, ','); ++k) columns[names[k]].push_back(std::stod(cell));
-  }
-  return columns;
-}
-
 template <class Rep>
 void check_double_pendulum_against_joint_coordinates() {
   const AbsoluteModel<2, 10> model = seed002_double_pendulum();
   using Dae = AbsoluteDae<Rep, 2, 10>;
   Dae dae;
   dae.model = &model;
-  const auto reference = absolute_read_reference(std::string(MYRIAD_SOURCE_DIR) +
-                                                 "/tests/data/seed002/double_pendulum_reference.csv");
+  const auto reference = testing::read_seed002_reference("double_pendulum_reference.csv");
   ASSERT_EQ(reference.at("time").size(), 201u);
   // The index-1 equations (absolute coordinates, unstabilized: the drift over 1 s at this accuracy is ~1e-12)
   // by classical RK4, h = 2e-4, so the integration error is far below the 1e-8 compared.

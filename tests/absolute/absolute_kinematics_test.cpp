@@ -10,6 +10,7 @@
 
 #include "absolute/absolute_kinematics.hpp"
 #include "absolute/seed002_mechanisms.hpp"
+#include "support/seed002_reference.hpp"
 
 namespace myriad {
 namespace {
@@ -37,12 +38,9 @@ void check_driven_pendulum() {
     ASSERT_TRUE(kinematics.velocities(t, q.data(), q_dot));
     ASSERT_TRUE(kinematics.accelerations(t, q.data(), q_dot, q_ddot));
     // Closed form: alpha = pi/4 cos 2t, CM = 2 (0, sin alpha, -cos alpha).
-    const double alpha = 0.25 * M_PI * std::cos(2.0 * t), alpha_dot = -0.5 * M_PI * std::sin(2.0 * t),
-                 alpha_ddot = -M_PI * std::cos(2.0 * t);
-    const double y = 2.0 * std::sin(alpha), z = -2.0 * std::cos(alpha);
-    const double y_dot = 2.0 * std::cos(alpha) * alpha_dot, z_dot = 2.0 * std::sin(alpha) * alpha_dot;
-    const double y_ddot = 2.0 * (std::cos(alpha) * alpha_ddot - std::sin(alpha) * alpha_dot * alpha_dot);
-    const double z_ddot = 2.0 * (std::sin(alpha) * alpha_ddot + std::cos(alpha) * alpha_dot * alpha_dot);
+    const testing::Seed002DrivenPendulum closed = testing::seed002_driven_pendulum(t);
+    const double y = closed.y, z = closed.z, y_dot = closed.y_dot, z_dot = closed.z_dot;
+    const double y_ddot = closed.y_ddot, z_ddot = closed.z_ddot;
     worst_position = std::fmax(worst_position, std::fmax(std::fabs(q[0]), std::fmax(std::fabs(q[1] - y), std::fabs(q[2] - z))));
     worst_velocity = std::fmax(worst_velocity, std::fmax(std::fabs(q_dot[1] - y_dot), std::fabs(q_dot[2] - z_dot)));
     worst_acceleration =

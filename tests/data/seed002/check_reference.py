@@ -100,3 +100,27 @@ T, V = energy(d, {"crank": (0.12, [1e-4, 1e-5, 1e-4]), "rod": (0.5, [4e-3, 4e-4,
 E = [a + b for a, b in zip(T, V)]
 print(f"slider: max |E_hand - E_myriad| = {max(abs(a - b) for a, b in zip(E, d['total_energy'])):.3e} J;"
       f" E in [{min(E):.6f}, {max(E):.6f}] J (driven: not conserved)")
+
+# Four link (the project's stand-in, models/loops/four_link.json): rocker angle against the closed form of
+# models/loops/README.md, joint points, energy by hand (CM outputs are the centres of mass there).
+d = load("four_link_reference.csv")
+r, rho, c, (gx, gy, gz) = 0.2, 0.5, 0.9, (0.6, 0.0, 0.4)
+err_phi = gap_pin = gap_tip = 0.0
+for i, t in enumerate(d["time"]):
+    th = math.pi * t
+    A = 2 * rho * (gy - r * math.sin(th)); B = 2 * rho * gz
+    C = c * c - rho * rho - gz * gz - (r * math.cos(th) - gx) ** 2 - (r * math.sin(th) - gy) ** 2
+    phi = math.atan2(B, A) - math.acos(C / math.hypot(A, B))
+    err_phi = max(err_phi, abs(d["rocker_pivot_q"][i] - phi))
+    gap_pin = max(gap_pin, dist(vec(d, "rotor", "pin", i), vec(d, "coupler", "rotor_end", i)))
+    gap_tip = max(gap_tip, dist(vec(d, "rocker", "tip", i), vec(d, "coupler", "rocker_end", i)))
+print("four link: CM(0) rotor", vec(d, "rotor", None, 0), "rocker", vec(d, "rocker", None, 0), "coupler",
+      vec(d, "coupler", None, 0), "(expected (0.1, 0, 0), (0.6, 0.2, 0.55), (0.4, 0.2, 0.35))")
+print(f"four link: max |rocker angle - closed form| = {err_phi:.3e} rad; max |rotor pin - coupler end| = {gap_pin:.3e};"
+      f" max |rocker tip - coupler end| = {gap_tip:.3e}")
+T, V = energy(d, {"rotor": (0.4, [2e-5, 0.0013333333333333333, 0.0013333333333333333]),
+                  "rocker": (1.0, [0.020833333333333332, 5e-5, 0.020833333333333332]),
+                  "coupler": (1.8, [9e-5, 0.1215, 0.1215])})
+E = [a + b for a, b in zip(T, V)]
+print(f"four link: max |E_hand - E_myriad| = {max(abs(a - b) for a, b in zip(E, d['total_energy'])):.3e} J;"
+      f" E in [{min(E):.6f}, {max(E):.6f}] J (driven: not conserved)")

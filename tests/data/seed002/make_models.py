@@ -6,11 +6,16 @@ PI = math.pi
 SIM = {"t_end": 2, "dt_out": 0.01, "integrator": "dopri5", "rtol": 1e-12, "atol": 1e-12}
 
 
-def cm_outputs(body, pts=()):
+def cm_outputs(body, pts=(), cm=None):
+    """CM position / velocity (of the body point `cm` when the body frame is not at the centre of mass), angular
+    velocity, orientation, and the world positions of the named body points."""
+    at = {} if cm is None else {"point": cm}
     out = []
     for c in "xyz":
-        out.append({"name": f"{body}_cm_{c}", "type": "body_position", "body": body, "component": c})
-    for c in ("vx", "vy", "vz", "wx", "wy", "wz"):
+        out.append({"name": f"{body}_cm_{c}", "type": "body_position", "body": body, **at, "component": c})
+    for c in ("vx", "vy", "vz"):
+        out.append({"name": f"{body}_{c}", "type": "body_velocity", "body": body, **at, "component": c})
+    for c in ("wx", "wy", "wz"):
         out.append({"name": f"{body}_{c}", "type": "body_velocity", "body": body, "component": c})
     for c in ("qw", "qx", "qy", "qz"):
         out.append({"name": f"{body}_{c}", "type": "body_orientation", "body": body, "component": c})
@@ -128,7 +133,30 @@ slider_crank = {
     "simulation": SIM,
 }
 
-for name, m in (("single_pendulum", single), ("double_pendulum", double), ("slider_crank", slider_crank)):
+# Four link: Haug's is not available (README, "Four link"); this is the project's stand-in models/loops/four_link.json
+# itself (bodies, joints, loop, driver read from that file, so its numbers live in one place) with this folder's
+# outputs and simulation settings. Its body frames sit at the joints, so the CM outputs name the centre of mass.
+with open("../../../models/loops/four_link.json") as f:
+    stand_in = json.load(f)
+cm = {b["name"]: b["center_of_mass"] for b in stand_in["bodies"]}
+four_link = dict(stand_in)
+four_link["name"] = "seed002_four_link_stand_in"
+four_link["description"] = ("Seed 002 sec. 4.2 four link (rotor driven at pi rad/s about its z axis; Table 7: 12 CD, "
+                            "6 DP1), Haug's numbers not being available: the project's stand-in models/loops/"
+                            "four_link.json (bodies, joints, loop and driver copied from it by make_models.py), with "
+                            "the outputs of this folder. 0 DOF. See README.md. Stand-in: "
+                            + stand_in["description"])
+four_link["forces"] = []
+four_link["outputs"] = (joint_outputs("rotor_pivot") + joint_outputs("rocker_pivot")
+                        + joint_outputs("coupler_universal", 2)
+                        + cm_outputs("rotor", [("pin", [0.2, 0, 0])], cm["rotor"])
+                        + cm_outputs("rocker", [("tip", [0, 0.5, 0])], cm["rocker"])
+                        + cm_outputs("coupler", [("rocker_end", [0, 0, 0]), ("rotor_end", [0.9, 0, 0])], cm["coupler"])
+                        + ENERGY)
+four_link["simulation"] = SIM
+
+for name, m in (("single_pendulum", single), ("double_pendulum", double), ("slider_crank", slider_crank),
+                ("four_link", four_link)):
     with open(f"{name}.json", "w") as f:
         json.dump(m, f, indent=2)
         f.write("\n")

@@ -1,0 +1,461 @@
+#pragma once
+// The rA formulation's dynamics, seed 002 sec. 3.1 (eqs. 30-38): body b (1..NB; 0 is the ground) carries its
+// centre of mass r_b, its orientation matrix A_b itself (on SO(3), never a set of coordinates), r'_b and the
+// body-frame angular velocity omega-bar_b, with A' = A omega-bar~ (eq. 30a). The Newton-Euler equations with
+// the GCONs of absolute/constraint_primitives.hpp (eq. 31),
+//
+//   m_b r''_b + [Phi_r^T lambda]_b = m_b g
+//   J-bar_b omega-bar'_b + omega-bar_b~ J-bar_b omega-bar_b + [Phi_pi^T lambda]_b = 0     (gravity only)
+//   Phi(r, A, t) = 0,
+//
+// where the Phi_pi columns are the theta-bar columns of gcon_row on Mat3 poses (Table 2: the coefficients of
+// the first-order variation under A -> A exp(theta-bar~)), give
+//   * the forward dynamics (index 1): [M 0 Phi_r^T; 0 J Phi_pi^T; Phi_r Phi_pi 0] (r'', omega-bar', lambda)
+//     = (m g, -omega-bar~ J omega-bar, gamma), gamma from gcon_gamma (eqs. 16-18);
+//   * backward Euler on SO(3) exactly as eqs. 32-38: the unknowns of a step are x = (r''_n+1, omega-bar'_n+1,
+//     lambda_n+1); eq. 32 turns them into r'_n+1, omega-bar_n+1, r_n+1 and A_n+1 = A_n exp(h omega-bar_n+1~);
+//     the residual g^A of eq. 34b is the equations of motion at t_n+1 and Phi(q_n+1, t_n+1) / h^2; Newton's
+//     iteration matrix is eq. 38's G^A.
+//
+// The iteration matrix. A change delta_r of r'' moves r by h^2 delta_r; a change delta_omega of omega-bar'
+// turns A_n+1 by the body-frame rotation h^2 Jr(chi) delta_omega, chi = h omega-bar_n+1, Jr the right
+// Jacobian of exp on SO(3) (exp((chi + e)~) = exp(chi~) exp((Jr(chi) e)~) + O(e^2)). The seed's eq. 37 takes
+// Jr = I (exp(a + b) ~ exp(a) exp(b)), an O(h |omega-bar|) relative error in those columns: a quasi-Newton
+// matrix. RotationMatrixIterationMatrix picks either: `exact` (Jr kept: full Newton, equal to the Jacobian of
+// the residual, which tests/absolute/rotation_matrix_dynamics_test.cpp checks against dual numbers) or
+// `seed_eq37`. With F = [Phi_r^T lambda; Phi_pi^T lambda] the reaction terms of the residual (-f^c and -n^c
+// of eq. 34c) and F_,r, F_,theta their first-order variations under r -> r + dr, A -> A exp(dtheta~), the
+// blocks of eq. 38c for gravity alone (f_,r = f_,omega = n_,r = n_,omega = 0) are
+//   G_rr = M + h^2 [F_r]_,r     G_rw = h^2 [F_r]_,theta Jr                                  G_rl = Phi_r^T
+//   G_wr = h^2 [F_w]_,r         G_ww = J + h (omega~ J - (J omega)~) + h^2 [F_w]_,theta Jr   G_wl = Phi_pi^T
+//   G_lr = Phi_r                G_lw = Phi_pi Jr                                            G_ll = 0
+// (F_r, F_w: F's translational and rotational rows). The seed tabulates F's variations per GCON (Tables
+// 3-6); here they come from the same GCON rows by forward differentiation (gcon_row on Dual<double, 12> poses
+// r + dr, A exp(dtheta~) at d = 0), so that the constraint math lives in one place. Seed erratum: eq. 38c's
+// G_ww prints J - h (J omega~ - omega~ J + ...); the derivative of omega~ J omega in omega is omega~ J -
+// (J omega)~, not omega~ J - J omega~ (the dual-number test would see the difference).
+//
+// Newton's convergence test is that of integrators/implicit_newton.hpp: after an update, every change of a
+// position (h^2 delta_r), a velocity (h delta_r), an orientation (the rotation h^2 |delta_omega|, against
+// A's entries of order 1) and an angular velocity (h delta_omega) within atol + rtol |value|, and every
+// multiplier change within atol + rtol max |lambda|; the rounding floor as there.
+//
+// Host and device, no allocation, no exceptions; NB and NC compile-time sizes like AbsoluteDae.
+#include <cmath>
+
+#include "absolute/absolute_dynamics.hpp"
+#include "absolute/constraint_primitives.hpp"
+#include "absolute/rotation_representation.hpp"
+#include "core/dual.hpp"
+#include "core/hd.hpp"
+#include "core/status.hpp"
+#include "integrators/implicit_newton.hpp"
+#include "integrators/implicit_predictor.hpp"
+#include "linalg/dense_lu.hpp"
+#include "spatial/quaternion.hpp"
+
+namespace myriad {
+
+// The state of NB bodies in the rA representation. S = double for the integrators, Dual for the tests'
+// Jacobians.
+template <int NB, class S = double>
+struct RotationMatrixState {
+  Vec3<S> r[NB];      // centre of mass of body b + 1 in the G-RF (m); written by eq. 32c
+  Mat3<S> A[NB];      // its orientation, L-RF -> G-RF, on SO(3); written by eq. 32d (A_n exp(h omega-bar~))
+  Vec3<S> r_dot[NB];  // r' (m/s); eq. 32a
+  Vec3<S> omega_bar[NB];  // angular velocity in the L-RF (rad/s), A' = A omega-bar~; eq. 32b
+};
+
+// Which iteration matrix backward_euler_step uses (see the top of this file).
+enum class RotationMatrixIterationMatrix : int {
+  exact = 0,      // eq. 38 with the right Jacobian of exp in the orientation columns: full Newton
+  seed_eq37 = 1,  // eq. 38 as the seed derives it, with eq. 37's exp(a + b) ~ exp(a) exp(b): quasi-Newton
+};
+
+template <int NB, int NC>
+struct RotationMatrixDynamics {
+  static constexpr int kPerBody = 6;        // (r, theta-bar) columns, (r'', omega-bar') unknowns per body
+  static constexpr int NV = kPerBody * NB;  // velocity-level unknowns
+  static constexpr int NX = NV + NC;        // unknowns of a step: x = (r''_1, omega-bar'_1, ..., lambda)
+  using State = RotationMatrixState<NB>;
+
+  const AbsoluteModel<NB, NC>* model = nullptr;
+
+  // ---- the constraint layer on Mat3 poses ----
+
+  template <class S>
+  MYRIAD_HD static AbsolutePose<S, Mat3<S>> pose(const RotationMatrixState<NB, S>& s, int body) {
+    if (body == 0) return {Vec3<S>{S(0.0), S(0.0), S(0.0)}, Mat3<S>::identity()};
+    return {s.r[body - 1], s.A[body - 1]};
+  }
+
+  MYRIAD_HD static AbsoluteVelocity<double, Mat3<double>> velocity(const State& s, int body) {
+    if (body == 0) return {Vec3<double>{0.0, 0.0, 0.0}, Vec3<double>{0.0, 0.0, 0.0}};
+    return {s.r_dot[body - 1], s.omega_bar[body - 1]};
+  }
+
+  template <class S>
+  MYRIAD_HD DrivingValue<S> driving_value(const Gcon<double>& g, double t) const {
+    if (g.driver < 0) return {S(g.f_constant), S(0.0), S(0.0)};
+    const DrivingValue<double> f = model->drivers[g.driver].at(t);
+    return {S(f.f), S(f.f_dot), S(f.f_ddot)};
+  }
+
+  // Phi (NC) and Phi_q = [Phi_r Phi_pi] (NC x NV, row-major; columns r_b, theta-bar_b per body) at (t, r, A)
+  // from gcon_row (Table 2). O(NC NV).
+  MYRIAD_HD void constraint_rows(double t, const State& s, double* phi, double* jacobian) const {
+    for (int i = 0; i < NC * NV; ++i) jacobian[i] = 0.0;
+    for (int c = 0; c < NC; ++c) {
+      const Gcon<double>& g = model->gcons[c];
+      const GconRow<double, 3> row =
+          gcon_row(g, pose(s, g.body_i), pose(s, g.body_j), driving_value<double>(g, t));
+      phi[c] = row.phi;
+      place_row(row, g, jacobian + c * NV);
+    }
+  }
+
+  // nu of GCON c: f'(t) (eq. 17).
+  MYRIAD_HD double constraint_nu(double t, int c) const {
+    return gcon_nu(driving_value<double>(model->gcons[c], t));
+  }
+
+  // gamma of GCON c at (t, r, A, r', omega-bar), so that Phi_r r'' + Phi_pi omega-bar' = gamma (eq. 18 as
+  // corrected at the end of constraint_primitives.hpp).
+  MYRIAD_HD double constraint_gamma(double t, const State& s, int c) const {
+    const Gcon<double>& g = model->gcons[c];
+    return gcon_gamma(g, pose(s, g.body_i), velocity(s, g.body_i), pose(s, g.body_j), velocity(s, g.body_j),
+                      driving_value<double>(g, t));
+  }
+
+  // ---- forward dynamics (index 1, eq. 31 with the acceleration-level constraints) ----
+
+  // [M 0 Phi_r^T; 0 J Phi_pi^T; Phi_r Phi_pi 0] (r'', omega-bar', lambda) = (m g, -omega-bar~ J omega-bar,
+  // gamma) at a consistent (t, state). Writes r_ddot (NB), omega_bar_dot (NB) and lambda (NC). Cost: O(NC NV)
+  // rows and an O(NX^3) LU. False if the matrix is singular or a value is not finite.
+  MYRIAD_HD bool accelerations(double t, const State& s, Vec3<double>* r_ddot, Vec3<double>* omega_bar_dot,
+                               double* lambda) const {
+    double x[NX];
+    if (!accelerations(t, s, x)) return false;
+    for (int b = 0; b < NB; ++b) {
+      r_ddot[b] = {x[kPerBody * b], x[kPerBody * b + 1], x[kPerBody * b + 2]};
+      omega_bar_dot[b] = {x[kPerBody * b + 3], x[kPerBody * b + 4], x[kPerBody * b + 5]};
+    }
+    for (int c = 0; c < NC; ++c) lambda[c] = x[NV + c];
+    return true;
+  }
+
+  // The same, into the unknown layout of a step (x = (r''_b, omega-bar'_b per body, then lambda)).
+  MYRIAD_HD bool accelerations(double t, const State& s, double* x) const {
+    double matrix[NX * NX], phi[NC], jacobian[NC * NV];
+    int pivots[NX];
+    for (int i = 0; i < NX * NX; ++i) matrix[i] = 0.0;
+    for (int b = 0; b < NB; ++b) {
+      const int o = kPerBody * b;
+      const double m = model->mass[b];
+      const Vec3<double> J = model->inertia[b];
+      const Vec3<double> w = s.omega_bar[b];
+      const Vec3<double> gyroscopic = cross(w, Vec3<double>{J.x * w.x, J.y * w.y, J.z * w.z});
+      for (int k = 0; k < 3; ++k) {
+        matrix[(o + k) * NX + o + k] = m;
+        matrix[(o + 3 + k) * NX + o + 3 + k] = J[k];
+        x[o + k] = m * model->gravity[k];
+        x[o + 3 + k] = -gyroscopic[k];
+      }
+    }
+    constraint_rows(t, s, phi, jacobian);
+    for (int c = 0; c < NC; ++c) {
+      for (int j = 0; j < NV; ++j)
+        matrix[(NV + c) * NX + j] = jacobian[c * NV + j], matrix[j * NX + NV + c] = jacobian[c * NV + j];
+      x[NV + c] = constraint_gamma(t, s, c);
+    }
+    if (!lu_factor(NX, matrix, pivots)) return false;
+    lu_solve(NX, matrix, pivots, x);
+    for (int i = 0; i < NX; ++i)
+      if (!std::isfinite(x[i])) return false;
+    return true;
+  }
+
+  // The start of an integration: x at a consistent (t0, state) from the index-1 system. Returns ok,
+  // singular_matrix (the matrix above could not be factored) or non_finite.
+  MYRIAD_HD InstanceStatus start(double t0, const State& s, double* x) const {
+    if (accelerations(t0, s, x)) return InstanceStatus::ok;
+    for (int i = 0; i < NX; ++i)
+      if (!std::isfinite(x[i])) return InstanceStatus::non_finite;
+    return InstanceStatus::singular_matrix;
+  }
+
+  // ---- backward Euler on SO(3), eqs. 32-38 ----
+
+  // Eq. 32: the state at t_n+1 from the state at t_n and the unknowns x (any scalar). O(NB).
+  template <class S>
+  MYRIAD_HD static void advance(double h, const State& current, const S* x,
+                                RotationMatrixState<NB, S>& next) {
+    for (int b = 0; b < NB; ++b) {
+      const S* a = x + kPerBody * b;
+      next.r_dot[b] = vec3_cast<S>(current.r_dot[b]) + S(h) * Vec3<S>{a[0], a[1], a[2]};          // 32a
+      next.omega_bar[b] = vec3_cast<S>(current.omega_bar[b]) + S(h) * Vec3<S>{a[3], a[4], a[5]};  // 32b
+      next.r[b] = vec3_cast<S>(current.r[b]) + S(h) * next.r_dot[b];                              // 32c
+      next.A[b] = rotation_update(mat3_cast<S>(current.A[b]), S(h) * next.omega_bar[b]);          // 32d
+    }
+  }
+
+  // g^A of eq. 34b at the unknowns x (any scalar): advances `next` by eq. 32, then writes g (NX): the
+  // translational and rotational equations of motion per body and Phi(r_n+1, A_n+1, t_n+1) / h^2; and, when
+  // phi_q is not null, Phi_q at t_n+1 (NC x NV, as constraint_rows). False if a value is not finite. O(NC
+  // NV).
+  template <class S>
+  MYRIAD_HD bool residual(double t, double h, const State& current, const S* x,
+                          RotationMatrixState<NB, S>& next, S* g, S* phi_q = nullptr) const {
+    advance(h, current, x, next);
+    for (int b = 0; b < NB; ++b) {
+      const S* a = x + kPerBody * b;
+      const double m = model->mass[b];
+      const Vec3<double> J = model->inertia[b];
+      const Vec3<S> w = next.omega_bar[b];
+      const Vec3<S> J_w{S(J.x) * w.x, S(J.y) * w.y, S(J.z) * w.z};
+      const Vec3<S> gyroscopic = cross(w, J_w);
+      S* out = g + kPerBody * b;
+      for (int k = 0; k < 3; ++k) {
+        out[k] = S(m) * a[k] - S(m * model->gravity[k]);
+        out[3 + k] = S(J[k]) * a[3 + k] + gyroscopic[k];
+      }
+    }
+    if (phi_q != nullptr)
+      for (int i = 0; i < NC * NV; ++i) phi_q[i] = S(0.0);
+    const S inverse_h2(1.0 / (h * h));
+    for (int c = 0; c < NC; ++c) {
+      const Gcon<double>& gd = model->gcons[c];
+      const GconRow<S, 3> row =
+          gcon_row(gcon_cast<S>(gd), pose(next, gd.body_i), pose(next, gd.body_j), driving_value<S>(gd, t));
+      g[NV + c] = inverse_h2 * row.phi;  // eq. 33c: scaled by 1/h^2
+      const S lambda = x[NV + c];
+      add_reaction(row.phi_r_i, row.phi_orientation_i, lambda, gd.body_i, g);
+      add_reaction(row.phi_r_j, row.phi_orientation_j, lambda, gd.body_j, g);
+      if (phi_q != nullptr) place_row(row, gd, phi_q + c * NV);
+    }
+    for (int i = 0; i < NX; ++i)
+      if (!is_finite(value_of(g[i]))) return false;
+    return true;
+  }
+
+  // G^A of eq. 38 (NX x NX, row-major) at the iterate x whose advanced state is `next` and whose constraint
+  // Jacobian (residual's phi_q) is phi_q. Cost: NC evaluations of gcon_row on Dual<double, 12> and O(NX^2).
+  MYRIAD_HD void iteration_matrix(double t, double h, const State& next, const double* x, const double* phi_q,
+                                  RotationMatrixIterationMatrix kind, double* G) const {
+    for (int i = 0; i < NX * NX; ++i) G[i] = 0.0;
+    // The columns of the unknowns r'', omega-bar' first in the coordinates (dr, dtheta-bar) of the change of
+    // configuration: h^2 (f^c, n^c sensitivities) in the dynamic rows, Phi_q (= h^2 Phi_q / h^2) in the
+    // constraint rows.
+    reaction_sensitivities(t, next, x + NV, h * h, G);
+    for (int c = 0; c < NC; ++c)
+      for (int j = 0; j < NV; ++j) G[(NV + c) * NX + j] = phi_q[c * NV + j];
+    // dtheta-bar = h^2 Jr(h omega-bar) delta_omega (eq. 36a with the exact derivative of exp; eq. 37: Jr =
+    // I).
+    if (kind == RotationMatrixIterationMatrix::exact)
+      for (int b = 0; b < NB; ++b) {
+        const Vec3<double> chi = h * next.omega_bar[b];
+        Mat3<double> right_jacobian;  // column k = Jr(chi) e_k
+        for (int k = 0; k < 3; ++k) {
+          Vec3<double> unit{0.0, 0.0, 0.0};
+          unit[k] = 1.0;
+          const Vec3<double> column = right_jacobian_times(chi, unit);
+          for (int i = 0; i < 3; ++i) right_jacobian.m[i][k] = column[i];
+        }
+        const int o = kPerBody * b + 3;
+        for (int row = 0; row < NX; ++row) {
+          double* entries = G + row * NX + o;
+          const Vec3<double> old{entries[0], entries[1], entries[2]};
+          for (int k = 0; k < 3; ++k)
+            entries[k] = old.x * right_jacobian.m[0][k] + old.y * right_jacobian.m[1][k] +
+                         old.z * right_jacobian.m[2][k];
+        }
+      }
+    // M, J-bar and the gyroscopic term omega-bar~ J omega-bar, whose omega-bar moves by h delta_omega.
+    for (int b = 0; b < NB; ++b) {
+      const int o = kPerBody * b;
+      const Vec3<double> J = model->inertia[b];
+      const Vec3<double> w = next.omega_bar[b];
+      const Mat3<double> w_J = skew(w) * Mat3<double>{{{J.x, 0.0, 0.0}, {0.0, J.y, 0.0}, {0.0, 0.0, J.z}}};
+      const Mat3<double> J_w = skew(Vec3<double>{J.x * w.x, J.y * w.y, J.z * w.z});
+      for (int i = 0; i < 3; ++i) {
+        G[(o + i) * NX + o + i] += model->mass[b];
+        G[(o + 3 + i) * NX + o + 3 + i] += J[i];
+        for (int k = 0; k < 3; ++k) G[(o + 3 + i) * NX + o + 3 + k] += h * (w_J.m[i][k] - J_w.m[i][k]);
+      }
+    }
+    // The reaction terms are linear in lambda: Phi_q^T.
+    for (int c = 0; c < NC; ++c)
+      for (int j = 0; j < NV; ++j) G[j * NX + NV + c] = phi_q[c * NV + j];
+  }
+
+  // One backward Euler step from (t - h, current) to t (eqs. 32-38): Newton on g^A(x) = 0 from the prediction
+  // in x (NX), with the iteration matrix `kind`. Writes x, `next` (eq. 32 at the final x) and the iterations
+  // taken (= iteration matrices factored). Returns ok, non_finite, singular_matrix or newton_failed (no
+  // convergence within options.max_newton_iterations). Cost per iteration: one residual, one iteration matrix
+  // and an O(NX^3) LU.
+  MYRIAD_HD InstanceStatus
+  backward_euler_step(double t, double h, const State& current, double* x, State& next, int& iterations,
+                      const ImplicitOptions& options = ImplicitOptions(),
+                      RotationMatrixIterationMatrix kind = RotationMatrixIterationMatrix::exact) const {
+    double g[NX], G[NX * NX], phi_q[NC * NV];
+    int pivots[NX];
+    double previous_norm = 0.0;
+    for (iterations = 1; iterations <= options.max_newton_iterations; ++iterations) {
+      if (!residual(t, h, current, x, next, g, phi_q)) return InstanceStatus::non_finite;
+      iteration_matrix(t, h, next, x, phi_q, kind, G);
+      if (!lu_factor(NX, G, pivots)) return InstanceStatus::singular_matrix;
+      lu_solve(NX, G, pivots, g);  // g = G^-1 g^A = -delta (eq. 38d)
+      for (int i = 0; i < NX; ++i) x[i] -= g[i];
+      advance(h, current, x, next);
+      double norm = 0.0;  // weighted max norm of the correction's effect on the state
+      for (int b = 0; b < NB; ++b)
+        for (int k = 0; k < 3; ++k) {
+          const double d_r = std::fabs(g[kPerBody * b + k]), d_w = std::fabs(g[kPerBody * b + 3 + k]);
+          const double a = options.newton_atol, r = options.newton_rtol;
+          norm = std::fmax(norm, h * h * d_r / (a + r * std::fabs(next.r[b][k])));
+          norm = std::fmax(norm, h * d_r / (a + r * std::fabs(next.r_dot[b][k])));
+          norm = std::fmax(norm, h * h * d_w / (a + r));
+          norm = std::fmax(norm, h * d_w / (a + r * std::fabs(next.omega_bar[b][k])));
+        }
+      double lambda_scale = 0.0;
+      for (int c = 0; c < NC; ++c) lambda_scale = std::fmax(lambda_scale, std::fabs(x[NV + c]));
+      for (int c = 0; c < NC; ++c)
+        norm = std::fmax(norm,
+                         std::fabs(g[NV + c]) / (options.newton_atol + options.newton_rtol * lambda_scale));
+      if (!std::isfinite(norm)) return InstanceStatus::non_finite;
+      const bool floor = iterations >= 3 && norm <= kNewtonRoundingFloor && norm > 0.25 * previous_norm;
+      if (norm <= 1.0 || floor) return InstanceStatus::ok;
+      previous_norm = norm;
+    }
+    iterations = options.max_newton_iterations;
+    return InstanceStatus::newton_failed;
+  }
+
+ private:
+  // Adds a GCON row's entries to row c of Phi_q (NV wide); the ground's columns are dropped.
+  template <class S>
+  MYRIAD_HD static void place_row(const GconRow<S, 3>& row, const Gcon<double>& g, S* out) {
+    auto place = [&](int body, const Vec3<S>& r_part, const S* theta_part) {
+      if (body == 0) return;
+      S* o = out + kPerBody * (body - 1);
+      for (int k = 0; k < 3; ++k) o[k] += r_part[k], o[3 + k] += theta_part[k];
+    };
+    place(g.body_i, row.phi_r_i, row.phi_orientation_i);
+    place(g.body_j, row.phi_r_j, row.phi_orientation_j);
+  }
+
+  // [Phi_r^T lambda; Phi_pi^T lambda] of one GCON into body `body`'s dynamic rows of g.
+  template <class S>
+  MYRIAD_HD static void add_reaction(const Vec3<S>& r_part, const S* theta_part, const S& lambda, int body,
+                                     S* g) {
+    if (body == 0) return;
+    S* o = g + kPerBody * (body - 1);
+    for (int k = 0; k < 3; ++k) o[k] += r_part[k] * lambda, o[3 + k] += theta_part[k] * lambda;
+  }
+
+  // scale x d(Phi_q^T lambda)/d(r_b, theta-bar_b) into G's dynamic rows and (r, theta) columns: per GCON, its
+  // row on Dual<double, 12> poses (r_i + dr_i, A_i exp(dtheta_i~), r_j + dr_j, A_j exp(dtheta_j~)) at d = 0
+  // (directions 0-5 body i, 6-11 body j): the first-order variation of the reaction forces and torques, what
+  // the seed tabulates in Tables 3-6. O(NC) rows on 12-wide duals.
+  MYRIAD_HD void reaction_sensitivities(double t, const State& s, const double* lambda, double scale,
+                                        double* G) const {
+    using D = Dual<double, 12>;
+    for (int c = 0; c < NC; ++c) {
+      const Gcon<double>& gd = model->gcons[c];
+      auto perturbed = [&](int body, int first) {
+        AbsolutePose<D, Mat3<D>> p;
+        const AbsolutePose<double, Mat3<double>> base = pose(s, body);
+        for (int k = 0; k < 3; ++k) p.r[k] = D::variable(base.r[k], first + k);
+        // A exp(dtheta~) to first order, A + A dtheta~ (eq. 12): d/dtheta_k = A e_k~, column j of which is
+        // A (e_k x e_j). Built directly rather than by rotation_update on duals (a 12-wide 3 x 3 product).
+        const Mat3<double>& A = base.orientation;
+        for (int i = 0; i < 3; ++i)
+          for (int j = 0; j < 3; ++j) {
+            p.orientation.m[i][j] = D(A.m[i][j]);
+            for (int k = 0; k < 3; ++k) {
+              // e_k x e_j is e_after if j = next, -e_next if j = after, 0 if j = k
+              const int next = (k + 1) % 3, after = (k + 2) % 3;
+              p.orientation.m[i][j].d[first + 3 + k] =
+                  j == next ? A.m[i][after] : (j == after ? -A.m[i][next] : 0.0);
+            }
+          }
+        return p;
+      };
+      const GconRow<D, 3> row = gcon_row(gcon_cast<D>(gd), perturbed(gd.body_i, 0), perturbed(gd.body_j, 6),
+                                         driving_value<D>(gd, t));
+      const D lambda_c(lambda[c]);
+      D force[12];  // (Phi_r_i, Phi_pi_i, Phi_r_j, Phi_pi_j) lambda
+      for (int k = 0; k < 3; ++k) {
+        force[k] = row.phi_r_i[k] * lambda_c, force[3 + k] = row.phi_orientation_i[k] * lambda_c;
+        force[6 + k] = row.phi_r_j[k] * lambda_c, force[9 + k] = row.phi_orientation_j[k] * lambda_c;
+      }
+      const int bodies[2] = {gd.body_i, gd.body_j};
+      for (int side = 0; side < 2; ++side) {
+        if (bodies[side] == 0) continue;
+        const int row_offset = kPerBody * (bodies[side] - 1);
+        for (int k = 0; k < kPerBody; ++k)
+          for (int other = 0; other < 2; ++other) {
+            if (bodies[other] == 0) continue;
+            const int column_offset = kPerBody * (bodies[other] - 1);
+            for (int direction = 0; direction < kPerBody; ++direction)
+              G[(row_offset + k) * NX + column_offset + direction] +=
+                  scale * force[kPerBody * side + k].d[kPerBody * other + direction];
+          }
+      }
+    }
+  }
+};
+
+// Counters of a backward Euler run (integrators/implicit_newton.hpp's ImplicitStats: steps = points, one
+// iteration matrix and LU per Newton iteration).
+//
+// Integrates `steps` backward Euler steps of size h from (t0, state): start() for x at t0, then per step the
+// prediction of x, backward_euler_step, and observer(step, t, state, x) after every step (step = 1..steps;
+// also step 0 at t0). The prediction is integrate_implicit's (integrators/implicit_integrate.hpp) for
+// backward Euler: the accelerations by the two-point Hermite extrapolation of (r', omega-bar) and their
+// derivatives (implicit_predictor.hpp, K = 2, K = 1 on the first step), the multipliers constant. On return
+// `state` and x hold the last point; the status is ok or the failing step's.
+template <int NB, int NC, class Observer>
+MYRIAD_HD InstanceStatus integrate_rotation_matrix_backward_euler(
+    const RotationMatrixDynamics<NB, NC>& dynamics, double t0, double h, long long steps,
+    RotationMatrixState<NB>& state, double* x, const ImplicitOptions& options,
+    RotationMatrixIterationMatrix kind, ImplicitStats& stats, Observer&& observer) {
+  using Dynamics = RotationMatrixDynamics<NB, NC>;
+  constexpr int NV = Dynamics::NV;
+  const InstanceStatus started = dynamics.start(t0, state, x);
+  if (started != InstanceStatus::ok) return started;
+  observer(0LL, t0, static_cast<const RotationMatrixState<NB>&>(state), static_cast<const double*>(x));
+  double v_previous[NV], a_previous[NV];  // (r', omega-bar) and their derivatives at the point before
+  RotationMatrixState<NB> next;
+  for (long long step = 1; step <= steps; ++step) {
+    const double t = t0 + static_cast<double>(step) * h;
+    double v_now[NV], a_now[NV];
+    for (int b = 0; b < NB; ++b)
+      for (int k = 0; k < 3; ++k) {
+        v_now[Dynamics::kPerBody * b + k] = state.r_dot[b][k];
+        v_now[Dynamics::kPerBody * b + 3 + k] = state.omega_bar[b][k];
+      }
+    for (int i = 0; i < NV; ++i) a_now[i] = x[i];
+    if (step >= 2) {
+      const double past[2] = {t - h, t - 2.0 * h};
+      double m[2], n[2];
+      predictor_weights(2, t, past, m, n);
+      for (int i = 0; i < NV; ++i)
+        x[i] = (m[0] * v_now[i] + m[1] * v_previous[i]) / h + n[0] * a_now[i] + n[1] * a_previous[i];
+    }
+    int iterations = 0;
+    const InstanceStatus status =
+        dynamics.backward_euler_step(t, h, state, x, next, iterations, options, kind);
+    ++stats.steps, ++stats.points;
+    stats.newton_iterations += iterations;
+    stats.residual_evaluations += iterations;
+    if (iterations > stats.max_point_iterations) stats.max_point_iterations = iterations;
+    if (status != InstanceStatus::ok) return status;
+    for (int i = 0; i < NV; ++i) v_previous[i] = v_now[i], a_previous[i] = a_now[i];
+    state = next;
+    observer(step, t, static_cast<const RotationMatrixState<NB>&>(state), static_cast<const double*>(x));
+  }
+  return InstanceStatus::ok;
+}
+
+}  // namespace myriad
