@@ -129,12 +129,12 @@ int run_simulate(const SimulateOptions& o) {
 
   // The backend api::simulate will choose, for the GPU flags' check, the memory estimate and the report.
   Backend backend = choose_backend(o.backend, o.threads);
-#ifndef MYRIAD_DEVICE_LOOPS
-  if (backend.automatic && backend.kind == BackendKind::cuda && compiled.constraints.m > 0) {
-    backend = choose_backend("cpu", o.threads);  // loop models are not in this build's kernel
-    backend.description += " (auto: loop models are not compiled into this build's CUDA kernel)";
+  std::string not_in_kernels;
+  if (backend.automatic && backend.kind == BackendKind::cuda &&
+      !kernels_take(compiled, settings.spec.method, &not_in_kernels)) {
+    backend = choose_backend("cpu", o.threads);
+    backend.description += " (auto: " + not_in_kernels.substr(0, not_in_kernels.find(';')) + ")";
   }
-#endif
   check_gpu_flags(o, backend);
 
   if (!o.params_file.empty()) request.parameters = api::ParameterSet::from_csv(o.params_file);

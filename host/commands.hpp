@@ -24,7 +24,7 @@ struct SimulateOptions {
   std::string params_file;
   std::vector<std::string> params;  // NAME=VALUE
   // Unset: the model's simulation block. A value given is checked as given (never replaced by the default).
-  std::optional<double> t_end, dt_out, h, rtol, atol;
+  std::optional<double> t_end, dt_out, h, rtol, atol, rho_inf;
   std::string integrator;           // empty: model default
   double fac = 0.9, facmin = 0.2, facmax = 5.0;
   long long max_steps = 10000000;

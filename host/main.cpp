@@ -10,6 +10,7 @@
 #include <new>
 
 #include "commands.hpp"
+#include "core/integrator_names.hpp"
 #include "signal_cleanup.hpp"
 #include "version.hpp"
 
@@ -73,9 +74,15 @@ int main(int argc, char** argv) {
   sim_cmd->add_option("--param", sim.params, "NAME=VALUE for every instance (repeatable)");
   sim_cmd->add_option("--t-end", sim.t_end, "end time [s] (default: the model's simulation block)");
   sim_cmd->add_option("--dt-out", sim.dt_out, "output interval [s] (default: the model's simulation block)");
-  sim_cmd->add_option("--integrator", sim.integrator, "rk4 | dopri5 | rn4 | ros2w")
-      ->check(CLI::IsMember({"rk4", "dopri5", "rn4", "ros2w"}));
-  sim_cmd->add_option("--h", sim.h, "RK4 step [s]");
+  sim_cmd->add_option("--integrator", sim.integrator,
+                      "rk4 | dopri5 | rn4 | ros2w, or an implicit fixed-step method (seed 003; cpu and reference "
+                      "backends): backward-euler | lms2 | lms3 | lms4 | ss2 | ss3 | ss4 | bathe | msstc3 | msstc4 | "
+                      "msstc5 | mssth3 | mssth4 | mssth5 | 'esdirk3(2)4l[2]sa' | 'esdirk3(2)5l[2]sa' | "
+                      "'esdirk4(3)6l[2]sa2'")
+      ->check(CLI::IsMember(myriad::integrator_names()));
+  sim_cmd->add_option("--h", sim.h, "RK4 step; the implicit methods' largest step [s]");
+  sim_cmd->add_option("--rho-inf", sim.rho_inf,
+                      "implicit methods: spectral radius at infinity in [0, 1] (default 0: most dissipation)");
   sim_cmd->add_option("--rtol", sim.rtol, "relative tolerance of the adaptive methods");
   sim_cmd->add_option("--atol", sim.atol, "absolute tolerance of the adaptive methods");
   sim_cmd->add_option("--fac", sim.fac, "step-size safety factor (seed 000 eq. 16)");

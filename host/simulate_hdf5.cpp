@@ -41,6 +41,7 @@ std::string command_text(const SimulateOptions& o) {
   number("--h", run.h);
   number("--rtol", run.rtol);
   number("--atol", run.atol);
+  number("--rho-inf", run.rho_inf);
   if (run.integrator) text += " --integrator " + *run.integrator;
   text += " --backend " + run.backend + " --threads " + std::to_string(run.threads) + " --out " + o.out;
   return text;

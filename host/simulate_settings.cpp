@@ -10,7 +10,7 @@ std::string flag_name(const std::string& setting) {
       {"rtol", "--rtol"},       {"atol", "--atol"},             {"fac", "--fac"},
       {"facmin", "--facmin"},   {"facmax", "--facmax"},         {"max_steps", "--max-steps"},
       {"integrator", "--integrator"}, {"backend", "--backend"}, {"threads", "--threads"},
-      {"lanes", "--lanes"},
+      {"lanes", "--lanes"},     {"rho_inf", "--rho-inf"},
       {"gpu_strategy", "--gpu-strategy"}, {"gpu_step_budget", "--gpu-step-budget"},
       {"instances", "--instances"}, {"overrides", "--param"}};
   const auto found = flags.find(setting);
@@ -34,6 +34,7 @@ api::RunOptions run_options(const SimulateOptions& o) {
   options.facmax = o.facmax;
   options.max_steps = o.max_steps;
   if (!o.integrator.empty()) options.integrator = o.integrator;
+  options.rho_inf = o.rho_inf;
   options.backend = o.backend;
   options.threads = o.threads;
   options.lanes = o.lanes;

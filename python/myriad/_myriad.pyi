@@ -42,6 +42,8 @@ class SimulationDefaults:
     def h(self) -> float: ...
     @property
     def integrator(self) -> str: ...
+    @property
+    def rho_inf(self) -> float: ...
     def as_dict(self) -> Dict[str, Union[float, str]]: ...
 
 class LoadedModel:
@@ -147,6 +149,7 @@ def simulate(
     gpu_step_budget: Optional[int] = None,
     keep_series: bool = True,
     lanes: int = 4,
+    rho_inf: Optional[float] = None,
 ) -> SimulationResult: ...
 
 class ObservationTensor:
@@ -182,6 +185,7 @@ class Simulator:
         facmin: Optional[float] = None,
         facmax: Optional[float] = None,
         max_steps: Optional[int] = None,
+        rho_inf: Optional[float] = None,
     ) -> None: ...
     def __len__(self) -> int: ...
     @property

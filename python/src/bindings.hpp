@@ -34,6 +34,7 @@ struct RunOptionArgs {
   std::optional<double> t_end, dt_out, h, rtol, atol, fac, facmin, facmax;
   std::optional<long long> max_steps;
   std::optional<std::string> integrator;
+  std::optional<double> rho_inf;  // the implicit integrators' spectral radius at infinity
   api::RunOptions to_options(const std::string& backend, int threads) const;
 };
 

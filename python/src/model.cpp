@@ -122,6 +122,7 @@ api::RunOptions RunOptionArgs::to_options(const std::string& backend, int thread
   options.facmax = facmax;
   options.max_steps = max_steps;
   options.integrator = integrator;
+  options.rho_inf = rho_inf;
   options.backend = backend;
   options.threads = threads;
   return options;
@@ -135,7 +136,10 @@ void bind_model(py::module_& m) {
       .def_readonly("rtol", &api::SimulationDefaults::rtol, "Relative tolerance of the adaptive methods.")
       .def_readonly("atol", &api::SimulationDefaults::atol, "Absolute tolerance of the adaptive methods.")
       .def_readonly("h", &api::SimulationDefaults::h, "Step size of rk4 (s).")
-      .def_readonly("integrator", &api::SimulationDefaults::integrator, "rk4 | dopri5 | rn4 | ros2w.")
+      .def_readonly("integrator", &api::SimulationDefaults::integrator,
+                    "rk4 | dopri5 | rn4 | ros2w, or an implicit method (backward-euler, lms3, bathe, ...).")
+      .def_readonly("rho_inf", &api::SimulationDefaults::rho_inf,
+                    "The implicit methods' spectral radius at infinity (0 unless the model sets it).")
       .def("as_dict", [](const api::SimulationDefaults& d) {
         py::dict out;
         out["t_end"] = d.t_end;
@@ -144,8 +148,9 @@ void bind_model(py::module_& m) {
         out["atol"] = d.atol;
         out["h"] = d.h;
         out["integrator"] = d.integrator;
+        out["rho_inf"] = d.rho_inf;
         return out;
-      }, "The defaults as a dict (t_end, dt_out, rtol, atol, h, integrator).")
+      }, "The defaults as a dict (t_end, dt_out, rtol, atol, h, integrator, rho_inf).")
       .def("__repr__", [](const api::SimulationDefaults& d) {
         return "SimulationDefaults(t_end=" + std::string(py::repr(py::float_(d.t_end))) +
                ", dt_out=" + std::string(py::repr(py::float_(d.dt_out))) + ", integrator='" + d.integrator +

@@ -239,8 +239,9 @@ void bind_simulate(py::module_& m) {
          int threads, const py::object& overrides, const py::object& progress, std::optional<double> fac,
          std::optional<double> facmin, std::optional<double> facmax, std::optional<long long> max_steps,
          std::optional<std::string> gpu_strategy, std::optional<long long> gpu_step_budget, bool keep_series,
-         int lanes) {
-        const RunOptionArgs args{t_end, dt_out, h, rtol, atol, fac, facmin, facmax, max_steps, std::move(integrator)};
+         int lanes, std::optional<double> rho_inf) {
+        const RunOptionArgs args{t_end,  dt_out, h,         rtol, atol, fac, facmin, facmax, max_steps,
+                                 std::move(integrator), rho_inf};
         return simulate(model, params, instances, args, backend, threads, overrides, progress, gpu_strategy,
                         gpu_step_budget, keep_series, lanes);
       },
@@ -251,10 +252,11 @@ void bind_simulate(py::module_& m) {
       py::arg("progress") = py::none(), py::kw_only(), py::arg("fac") = py::none(), py::arg("facmin") = py::none(),
       py::arg("facmax") = py::none(), py::arg("max_steps") = py::none(), py::arg("gpu_strategy") = py::none(),
       py::arg("gpu_step_budget") = py::none(), py::arg("keep_series") = true, py::arg("lanes") = 4,
+      py::arg("rho_inf") = py::none(),
       "simulate(model, params=None, instances=None, t_end=None, dt_out=None, integrator=None, h=None, rtol=None,\n"
       "         atol=None, backend='auto', threads=0, overrides=None, progress=None, *, fac=None, facmin=None,\n"
-      "         facmax=None, max_steps=None, gpu_strategy=None, gpu_step_budget=None, keep_series=True, lanes=4)\n"
-      "         -> SimulationResult\n\n"
+      "         facmax=None, max_steps=None, gpu_strategy=None, gpu_step_budget=None, keep_series=True, lanes=4,\n"
+      "         rho_inf=None) -> SimulationResult\n\n"
       "Runs an ensemble of `model` (a LoadedModel or a path) like `myriad simulate`.\n"
       "params: per-instance parameters: a CSV path (the CLI's --params), a dict name -> (N,) array, (names, N x P\n"
       "  array) or a ParameterSet; row i goes to instance i. instances: N (default: the table's rows, else 1).\n"
@@ -264,6 +266,10 @@ void bind_simulate(py::module_& m) {
       "progress: callable(done, total) called from this thread while the run goes on.\n"
       "keep_series: False keeps no time series (values has shape (N, 0, S)), only the model's named KPIs\n"
       "  (result.kpis), computed on line: memory no longer grows with the output times.\n"
+      "integrator: rk4 | dopri5 | rn4 | ros2w, or an implicit fixed-step method of seed 003 (backward-euler,\n"
+      "  lms2..4, ss2..4, bathe, msstc3..5, mssth3..5, 'esdirk3(2)4l[2]sa', 'esdirk3(2)5l[2]sa',\n"
+      "  'esdirk4(3)6l[2]sa2'; cpu and reference backends) whose largest step is h and whose dissipation is\n"
+      "  rho_inf in [0, 1].\n"
       "lanes: cpu backend, instances each thread integrates in lockstep where the model and method allow (1, 2, 4\n"
       "  or 8; the results are the same bit for bit).\n"
       "The interpreter lock is released while the run computes (other Python threads keep running); Ctrl-C\n"

@@ -53,10 +53,10 @@ void bind_simulator(py::module_& m) {
                        std::optional<std::string> integrator, std::optional<double> h, std::optional<double> rtol,
                        std::optional<double> atol, const py::object& params, const py::object& overrides,
                        std::optional<double> fac, std::optional<double> facmin, std::optional<double> facmax,
-                       std::optional<long long> max_steps) {
+                       std::optional<long long> max_steps, std::optional<double> rho_inf) {
              // t_end and dt_out: unused by stepping.
              const RunOptionArgs args{std::nullopt, std::nullopt, h, rtol, atol, fac, facmin, facmax, max_steps,
-                                      std::move(integrator)};
+                                      std::move(integrator), rho_inf};
              api::SimulatorOptions options;
              options.instances = instances;
              options.backend = backend;
@@ -72,7 +72,7 @@ void bind_simulator(py::module_& m) {
            py::arg("integrator") = py::none(), py::arg("h") = py::none(), py::arg("rtol") = py::none(),
            py::arg("atol") = py::none(), py::arg("params") = py::none(), py::arg("overrides") = py::none(),
            py::kw_only(), py::arg("fac") = py::none(), py::arg("facmin") = py::none(),
-           py::arg("facmax") = py::none(), py::arg("max_steps") = py::none(),
+           py::arg("facmax") = py::none(), py::arg("max_steps") = py::none(), py::arg("rho_inf") = py::none(),
            "Simulator(model, instances=1, backend='cpu', threads=0, integrator=None, h=None, rtol=None, "
            "atol=None, params=None, overrides=None)\n\n"
            "model: a LoadedModel or a path. backend: cpu | cuda. params: initial per-instance parameters in any "

@@ -108,6 +108,7 @@ SimulationDefaults LoadedModel::defaults() const {
   out.rtol = d.rtol;
   out.atol = d.atol;
   out.h = d.h;
+  out.rho_inf = d.rho_inf.value_or(0.0);
   out.integrator = d.integrator;
   return out;
 }

@@ -5,7 +5,9 @@
 #include <charconv>
 #include <cmath>
 
+#include "core/integrator_names.hpp"
 #include "ensemble/ensemble_result.hpp"
+#include "integrators/implicit_coefficients.hpp"
 #include "model/model_limits.hpp"
 
 namespace myriad::api {
@@ -51,10 +53,11 @@ void require_choice(const std::optional<std::string>& value, const char* setting
 }
 
 Method method_of(const std::string& integrator) {
-  return integrator == "rk4"     ? Method::rk4
-         : integrator == "rn4"   ? Method::rn4
-         : integrator == "ros2w" ? Method::ros2w
-                                 : Method::dopri5;
+  return integrator == "rk4"                      ? Method::rk4
+         : integrator == "rn4"                    ? Method::rn4
+         : integrator == "ros2w"                  ? Method::ros2w
+         : implicit_integrator_index(integrator) >= 0 ? Method::implicit
+                                                  : Method::dopri5;
 }
 
 }  // namespace
@@ -84,7 +87,10 @@ void check_run_options(const RunOptions& o, const SettingNames& names) {
   if (o.lanes != 1 && o.lanes != 2 && o.lanes != 4 && o.lanes != 8)
     throw SettingError("lanes", names.given("lanes", std::to_string(o.lanes)) + ": must be 1 (one instance at a "
                                                                                "time), 2, 4 or 8");
-  require_choice(o.integrator, "integrator", {"rk4", "dopri5", "rn4", "ros2w"}, names);
+  require_choice(o.integrator, "integrator", integrator_names(), names);
+  if (o.rho_inf && !(*o.rho_inf >= 0.0 && *o.rho_inf <= 1.0))
+    throw SettingError("rho_inf", names.given("rho_inf", shown(*o.rho_inf)) +
+                                      ": the spectral radius at infinity must lie in [0, 1]");
   require_choice(std::optional<std::string>(o.backend), "backend", {"auto", "reference", "cpu", "cuda"}, names);
   require_choice(o.gpu_strategy, "gpu_strategy", {"fused", "warp", "shared-lu", "staged"}, names);
   if (o.gpu_step_budget && *o.gpu_step_budget < 0)
@@ -106,6 +112,23 @@ ResolvedRun resolve_integration(const RunOptions& o, const Model& model, const S
   run.spec.control.fac = o.fac.value_or(defaults.fac);
   run.spec.control.facmin = o.facmin.value_or(defaults.facmin);
   run.spec.control.facmax = o.facmax.value_or(defaults.facmax);
+  const int implicit = implicit_integrator_index(run.integrator);
+  if (implicit < 0) {
+    if (o.rho_inf)
+      throw SettingError("rho_inf", names.given("rho_inf", shown(*o.rho_inf)) + ": applies to the implicit "
+                                        "integrators only, and this run uses " + run.integrator);
+    return run;
+  }
+  // The coefficients (implicit_scheme) refuse what a method cannot take, naming it: rho_inf != 0 for an L-stable
+  // method with fixed coefficients, a value off the grid of a tabulated one.
+  const double rho = o.rho_inf.value_or(d.rho_inf.value_or(0.0));
+  try {
+    run.spec.implicit = implicit_scheme(static_cast<ImplicitMethod>(implicit), rho);
+  } catch (const std::invalid_argument& e) {
+    const std::string from = o.rho_inf ? names.given("rho_inf", shown(rho)) : "rho_inf " + shown(rho) +
+                                                                                  " (/simulation/rho_inf)";
+    throw SettingError("rho_inf", from + ": " + e.what());
+  }
   return run;
 }
 

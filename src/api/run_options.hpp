@@ -36,7 +36,7 @@ struct SettingNames {
 // What a run integrates with and where it records.
 struct ResolvedRun {
   RunSpec spec;
-  std::string integrator;      // rk4 | dopri5 | rn4 | ros2w
+  std::string integrator;      // a name of core/integrator_names.hpp
   double t_end = 0, dt_out = 0;
   std::vector<double> times;   // the output grid 0 .. t_end
 };

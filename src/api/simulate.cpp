@@ -80,7 +80,7 @@ using Clock = std::chrono::steady_clock;
 
 // The backend a request runs on; the GPU settings are refused for a backend named that is not cuda (with `auto`
 // and no GPU they do not apply). Throws SettingError.
-Backend choose_request_backend(const RunOptions& o, const CompiledModel& compiled) {
+Backend choose_request_backend(const RunOptions& o, const CompiledModel& compiled, Method method) {
   const SettingNames names;
   if (o.backend == "cuda") {
     std::string device;
@@ -88,12 +88,8 @@ Backend choose_request_backend(const RunOptions& o, const CompiledModel& compile
       throw SettingError("backend", names.given("backend", "'cuda'") + ": " + device);
   }
   Backend backend = choose_backend(o.backend, o.threads);
-#ifndef MYRIAD_DEVICE_LOOPS
-  if (backend.automatic && backend.kind == BackendKind::cuda && compiled.constraints.m > 0)
-    backend = choose_backend("cpu", o.threads);  // loop models are not in this build's kernel
-#else
-  (void)compiled;
-#endif
+  if (backend.automatic && backend.kind == BackendKind::cuda && !kernels_take(compiled, method))
+    backend = choose_backend("cpu", o.threads);  // not in this build's kernels
   if (backend.kind != BackendKind::cuda && o.backend != "auto") {
     if (o.gpu_strategy)
       throw SettingError("gpu_strategy", names.given("gpu_strategy", "'" + *o.gpu_strategy + "'") +
@@ -179,7 +175,8 @@ EnsembleResult run_with_progress(const Run& run, RunProgress& progress, std::ato
 
 std::string resolved_backend(const LoadedModel& model, const RunOptions& options) {
   if (!model.impl) throw std::invalid_argument("resolved_backend: the model is empty (load it with load_model)");
-  return choose_request_backend(options, *model.impl->compiled).name;
+  const Method method = resolve_integration(options, model.impl->model).spec.method;
+  return choose_request_backend(options, *model.impl->compiled, method).name;
 }
 
 SimulationResult simulate(const LoadedModel& model, const SimulateRequest& request) {
@@ -189,7 +186,7 @@ SimulationResult simulate(const LoadedModel& model, const SimulateRequest& reque
   check_overrides(request.overrides, m.model);
   const ParameterSet* set = request.parameters ? &*request.parameters : nullptr;
   const long long instances = resolve_instance_count(request.instances, set);
-  Backend backend = choose_request_backend(request.options, *m.compiled);
+  Backend backend = choose_request_backend(request.options, *m.compiled, run.spec.method);
   if (!request.instance_ids.empty()) {
     if (static_cast<long long>(request.instance_ids.size()) != instances)
       throw SettingError("instance_ids", "instance_ids: " + std::to_string(request.instance_ids.size()) +

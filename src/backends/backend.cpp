@@ -53,11 +53,9 @@ EnsembleResult run_on_backend(const Backend& backend, const Model& model, const 
     case BackendKind::cpu: return run_ensemble_cpu(compiled, ensemble, spec, output_times, threads, progress, keep_series,
                                 backend.cpu_lanes);
     case BackendKind::cuda:
-#ifndef MYRIAD_DEVICE_LOOPS
-      if (backend.automatic && compiled.constraints.m > 0)  // loop models are not in this build's kernel
+      if (backend.automatic && !kernels_take(compiled, spec.method))  // not in this build's kernels
         return run_ensemble_cpu(compiled, ensemble, spec, output_times, threads, progress, keep_series,
                                 backend.cpu_lanes);
-#endif
     {
       CudaRunOptions options = backend.cuda;
       options.progress = progress;

@@ -26,6 +26,22 @@
 
 namespace myriad {
 
+bool kernels_take(const CompiledModel& model, Method method, std::string* why) {
+  std::string reason;
+  if (method == Method::implicit)
+    reason = "the implicit integrators (seed 003's methods and backward Euler) are not compiled into the kernels "
+             "yet; use backend 'cpu'";
+#ifndef MYRIAD_DEVICE_LOOPS
+  else if (model.constraints.m > 0)
+    reason = "this build does not compile loop models into the kernels (configure with -DMYRIAD_DEVICE_LOOPS=ON); "
+             "use backend 'cpu'";
+#else
+  (void)model;
+#endif
+  if (why) *why = reason;
+  return reason.empty();
+}
+
 CudaRunPlan plan_cuda_run(const CompiledModel& model, Method method, const CudaRunOptions& options) {
   CudaRunPlan plan;
   const bool has_pi = staged_has_linear_algebra(method) && iteration_matrix_order(model) > 0;
@@ -53,7 +69,7 @@ EnsembleResult run_ensemble_cuda(const CompiledModel&, const Ensemble&, const Ru
   throw std::runtime_error("the cuda backend is not available: this build has no CUDA (MYRIAD_CUDA=OFF or no nvcc)");
 }
 
-void require_cuda_backend(const CompiledModel&) {
+void require_cuda_backend(const CompiledModel&, Method) {
   std::string why;
   cuda_device_available(&why);
   throw std::runtime_error("cuda backend: " + why);
@@ -220,17 +236,10 @@ bool cuda_device_available(std::string* description) {
   return true;
 }
 
-void require_cuda_backend(const CompiledModel& model) {
+void require_cuda_backend(const CompiledModel& model, Method method) {
   std::string why;
   if (!cuda_device_available(&why)) throw std::runtime_error("cuda backend: " + why);
-#ifndef MYRIAD_DEVICE_LOOPS
-  if (model.constraints.m > 0)
-    throw std::runtime_error(
-        "cuda backend: this build does not compile loop models into the kernels (configure with "
-        "-DMYRIAD_DEVICE_LOOPS=ON); use backend 'cpu'");
-#else
-  (void)model;
-#endif
+  if (!kernels_take(model, method, &why)) throw std::runtime_error("cuda backend: " + why);
 }
 
 EnsembleResult run_ensemble_cuda(const CompiledModel& model, const Ensemble& ensemble, const RunSpec& spec,
@@ -242,7 +251,7 @@ EnsembleResult run_ensemble_cuda(const CompiledModel& model, const Ensemble& ens
   if (warp_wide && options.threads_per_block % 32 != 0)
     throw std::invalid_argument("cuda backend: the warp and shared-lu strategies work in whole warps, so threads per "
                                 "block (" + std::to_string(options.threads_per_block) + ") must be a multiple of 32");
-  require_cuda_backend(model);
+  require_cuda_backend(model, spec.method);
   size_t memory_budget_bytes = options.memory_budget_bytes;
   const auto start = std::chrono::steady_clock::now();
   const long long n = ensemble.n_instances;

@@ -61,9 +61,14 @@ struct CudaRunPlan {
   bool axis_joints = false;                 // ... and for AxisJointsClass, the model being in it (model_class.hpp)
 };
 
-// Throws std::runtime_error naming why the cuda backend cannot run `model` here: the build has no CUDA, no device is
-// present, or the build leaves loop models out of the kernels (MYRIAD_DEVICE_LOOPS) and the model has loops.
-void require_cuda_backend(const CompiledModel& model);
+// Whether this build's kernels run `model` with `method`, device aside: loop models only with MYRIAD_DEVICE_LOOPS;
+// the implicit methods (Method::implicit) in no kernel yet. When not, `why` (if given) says so, ending with the
+// advice to use backend 'cpu'. O(1).
+bool kernels_take(const CompiledModel& model, Method method, std::string* why = nullptr);
+
+// Throws std::runtime_error naming why the cuda backend cannot run `model` with `method` here: the build has no
+// CUDA, no device is present, or kernels_take says no.
+void require_cuda_backend(const CompiledModel& model, Method method);
 
 // Host logic, the same in builds without CUDA. O(n).
 CudaRunPlan plan_cuda_run(const CompiledModel& model, Method method, const CudaRunOptions& options);

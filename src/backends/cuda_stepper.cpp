@@ -21,9 +21,9 @@ namespace myriad {
 
 struct CudaStepper::Impl {};
 
-CudaStepper::CudaStepper(const CompiledModel& model, const RunSpec&, long long, const std::vector<FlatInputSlot>&,
-                         int) {
-  require_cuda_backend(model);
+CudaStepper::CudaStepper(const CompiledModel& model, const RunSpec& spec, long long,
+                         const std::vector<FlatInputSlot>&, int) {
+  require_cuda_backend(model, spec.method);
 }
 
 void CudaStepper::set_constants(const double*) {}
@@ -78,7 +78,7 @@ struct CudaStepper::Impl {
 
 CudaStepper::CudaStepper(const CompiledModel& model, const RunSpec& spec, long long n,
                          const std::vector<FlatInputSlot>& slots, int n_inputs) {
-  require_cuda_backend(model);
+  require_cuda_backend(model, spec.method);
   if (model.constraints.m > 0)
     throw std::runtime_error(
         "cuda backend: stepping a model with closed loops is not available on the device (the end of a step "

@@ -268,6 +268,10 @@ struct TreeSecondOrder {
   TreeSecondOrderScratch<double> scratch;  // acceleration, mass_matrix, rebase and the state conversions
   TreeSecondOrderScratch<JacobianDual>
       dual;  // jacobians only (may stay uncarved if jacobians is never called)
+  // Rotation-vector length past which rebase re-centres the chart. 0 (the Rosenbrock methods'): at every step. The
+  // implicit multistep methods (integrators/implicit_outputs.hpp) restart after a re-centring, so their runs set
+  // kChartRebaseThreshold, as the first-order form has.
+  double rebase_threshold = 0.0;
 
   MYRIAD_HD int dimension() const { return model->nv; }
 
@@ -342,7 +346,7 @@ struct TreeSecondOrder {
     if (!model->has_quaternions) return false;
     chart_to_q(*model, base_q, x, scratch.q);
     velocity_from_chart_rate(*model, x, scratch.q, w, scratch.u);
-    if (!chart_rebase(*model, base_q, x, 0.0)) return false;
+    if (!chart_rebase(*model, base_q, x, rebase_threshold)) return false;
     chart_to_q(*model, base_q, x, scratch.q);
     chart_rate(*model, x, scratch.q, scratch.u, w);
     return true;

@@ -12,11 +12,13 @@
 #include "ensemble/run_spec.hpp"
 #include "ensemble/step_loops.hpp"
 #include "integrators/dopri5.hpp"
+#include "integrators/implicit_outputs.hpp"
 #include "integrators/integration_progress.hpp"
 #include "integrators/output_times.hpp"
 #include "integrators/rk4.hpp"
 #include "integrators/ros2_w.hpp"
 #include "integrators/rosenbrock_nystrom.hpp"
+#include "integrators/second_order_implicit.hpp"
 #include "kpi/kpi.hpp"
 #include "loops/loop_ode.hpp"
 
@@ -75,6 +77,18 @@ struct SegmentObserver {
 };
 
 MYRIAD_HD_INLINE bool is_rosenbrock(Method method) { return method == Method::rn4 || method == Method::ros2w; }
+
+// The methods that integrate the second-order form (x, w = x') with its exact Jacobians: the Rosenbrock methods
+// and the implicit ones (integrators/second_order_implicit.hpp).
+MYRIAD_HD_INLINE bool uses_second_order(Method method) { return is_rosenbrock(method) || method == Method::implicit; }
+
+// Whether this compilation runs the implicit methods: always on the host; on the device only where
+// MYRIAD_DEVICE_IMPLICIT is defined (no kernel does yet: the cuda backends refuse Method::implicit before launching).
+#if defined(__CUDA_ARCH__) && !defined(MYRIAD_DEVICE_IMPLICIT)
+constexpr bool kImplicitCompiled = false;
+#else
+constexpr bool kImplicitCompiled = true;
+#endif
 
 // Where one instance's run stands between calls of advance_instance: at the start of the instance's scratch,
 // with everything else a run keeps outside the scratch arrays (the piecewise loop over input breakpoints, the
@@ -146,6 +160,8 @@ MYRIAD_HD inline int integrator_workspace_size(Method method, int nv) {
     case Method::dopri5: return dopri5_workspace_size(2 * nv);
     case Method::rn4: return rn4_workspace_size(nv);
     case Method::ros2w: return ros2w_workspace_size(nv);
+    case Method::implicit:  // on the second-order form (x, w): 2 nv variables, then the adapter's scratch
+      return implicit_outputs_workspace_size(2 * nv, 0) + second_order_implicit_scratch_size(nv);
   }
   return 0;
 }
@@ -169,12 +185,12 @@ MYRIAD_HD inline InstanceScratchLayout instance_scratch_layout(const CompiledMod
   l.y = d;
   d += 2 * nv;
   l.xw = d;
-  d += is_rosenbrock(method) ? 2 * nv : 0;
+  d += uses_second_order(method) ? 2 * nv : 0;
   l.work = d;
   d += static_cast<std::size_t>(integrator_workspace_size(method, model.nv));
   l.tree_offset = d * sizeof(double);
   l.second_order_offset = l.tree_offset + (tree_bytes + 63) / 64 * 64;
-  l.bytes = l.second_order_offset + (is_rosenbrock(method) ? tree_second_order_bytes(model) : 0);
+  l.bytes = l.second_order_offset + (uses_second_order(method) ? tree_second_order_bytes(model) : 0);
   return l;
 }
 
@@ -210,7 +226,7 @@ MYRIAD_HD inline InstanceScratchLayout loop_instance_scratch_layout(const Compil
   d += static_cast<std::size_t>(integrator_workspace_size(method, ndof) + 1);
   std::size_t loop_bytes = 0, dual_bytes = 0;
   carve_loop_scratch<double>(model, nullptr, &loop_bytes);
-  if (is_rosenbrock(method)) carve_loop_scratch<JacobianDual>(model, nullptr, &dual_bytes);
+  if (uses_second_order(method)) carve_loop_scratch<JacobianDual>(model, nullptr, &dual_bytes);
   l.tree_offset = (d * sizeof(double) + 63) / 64 * 64;
   l.second_order_offset = l.tree_offset + (loop_bytes + 63) / 64 * 64;
   l.bytes = l.second_order_offset + dual_bytes;
@@ -334,6 +350,18 @@ MYRIAD_HD void run_integrator(const CompiledModel& model, const K& k, const RunS
         return;
       }
       break;
+    case Method::implicit:
+      if constexpr (S::takes(Method::implicit) && kImplicitCompiled) {
+        const int n = second_order->dimension();
+        SecondOrderImplicitOde<SecondOrder> implicit{second_order,
+                                                    work + implicit_outputs_workspace_size(2 * n, 0)};
+        const InstanceStatus status = integrate_implicit_outputs(
+            implicit, spec.implicit, spec.implicit_options, spec.t0, spec.h, x, output_times, n_output_times,
+            second_observer, work, stats, spec.max_steps, progress.integration);
+        if (progress.integration.finished()) progress.finish(status);
+        return;
+      }
+      break;
     case Method::rn4:
     case Method::ros2w:
       if constexpr (S::rosenbrock) {
@@ -400,7 +428,7 @@ MYRIAD_HD void advance_loop_instance(const CompiledModel& model, const K& k, con
     ode.repartitions = progress.repartitions;
     ode.s.partition.view = progress.partition_view;
   }
-  LoopSecondOrder<K> system{&ode, is_rosenbrock(spec.method) ? carve_loop_scratch<JacobianDual>(model, bytes + l.second_order_offset, nullptr) : LoopScratch<JacobianDual>{},
+  LoopSecondOrder<K> system{&ode, uses_second_order(spec.method) ? carve_loop_scratch<JacobianDual>(model, bytes + l.second_order_offset, nullptr) : LoopScratch<JacobianDual>{},
                             progress.mass_cached, progress.cached_t};
   run_integrator<S>(model, k, spec, ode, &system, y, y, y + ndof, output_times, n_output_times, d + l.work,
                     recorder, recorder, stats, progress);
@@ -456,10 +484,13 @@ MYRIAD_HD bool advance_instance(const CompiledModel& model, const K& k, const do
   double* w = x + model.nv;
   SignalRecorder<K> recorder{&ode, outputs, output_times, n_output_times, kpi_state};
   // Same chart base as the recorder's TreeOde, so (x, w) -> (x, u) conversions agree.
-  const bool rosenbrock = S::rosenbrock && is_rosenbrock(spec.method);
+  const bool second_order = S::second_order && uses_second_order(spec.method);
   TreeSecondOrder<K> system{};
-  if constexpr (S::rosenbrock) {
-    if (rosenbrock) system = tree_instance_second_order(model, k, scratch, l);
+  if constexpr (S::second_order) {
+    if (second_order) system = tree_instance_second_order(model, k, scratch, l);
+    // The implicit methods restart after a re-centring (integrators/implicit_outputs.hpp): re-centre only past
+    // the first-order form's threshold. The chart base is in the scratch, so resumed calls see the same chart.
+    if (spec.method == Method::implicit) system.rebase_threshold = kChartRebaseThreshold;
   }
   if (!progress.started) {
     progress.started = true;
@@ -471,8 +502,8 @@ MYRIAD_HD bool advance_instance(const CompiledModel& model, const K& k, const do
       stored = progress;
       return true;
     }
-    if constexpr (S::rosenbrock) {
-      if (rosenbrock) system.from_first_order(y, x, w);
+    if constexpr (S::second_order) {
+      if (second_order) system.from_first_order(y, x, w);
     }
   }
   SecondOrderRecorder<K> adapter{&system, &recorder, y};

@@ -16,7 +16,7 @@ namespace myriad {
 
 // The state at the end of a finished advance_instance run with status ok whose last output time is t_end: full
 // coordinates q (nq) and velocities v (nv), read from the instance's scratch. Tree models: y = (chart x, u) of the
-// first-order methods, (x, w = x') of the Rosenbrock methods, over the chart base in the scratch; loop models: the
+// first-order methods, (x, w = x') of the Rosenbrock and implicit methods, over the chart base in the scratch; loop models: the
 // independent coordinates, expanded to the full state by the loop solve at t_end (which also fills the dependent
 // ones). Returns false when that expansion fails. O(n) (loops: a Newton solve).
 template <class K>
@@ -46,7 +46,7 @@ MYRIAD_HD bool instance_end_state(const CompiledModel& model, const K& k, Method
 #endif
   double* base_q = d + l.base_q;
   double* y = d + l.y;
-  if (is_rosenbrock(method)) {
+  if (uses_second_order(method)) {
     TreeSecondOrder<K> system = make_tree_second_order(model, k, base_q, bytes + l.second_order_offset);
     double* x = d + l.xw;
     system.to_first_order(x, x + model.nv, y);

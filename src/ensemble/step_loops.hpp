@@ -19,11 +19,15 @@ template <unsigned MethodBits, bool Loops>
 struct StepLoops {
   static constexpr bool takes(Method method) { return (MethodBits & method_bit(method)) != 0u; }
   static constexpr bool rosenbrock = takes(Method::rn4) || takes(Method::ros2w);
+  // The methods that integrate the second-order form (dynamics/tree_second_order.hpp) and need its Jacobians.
+  static constexpr bool second_order = rosenbrock || takes(Method::implicit);
   static constexpr bool loops = Loops;  // models with closed loops (CompiledModel::constraints.m > 0)
 };
 
+// The implicit methods are in the generic copy, but compiled for the device only where MYRIAD_DEVICE_IMPLICIT is
+// defined (ensemble/simulate_instance.hpp): no kernel runs them yet, and the cuda backends refuse them.
 using AnyStepLoops = StepLoops<method_bit(Method::rk4) | method_bit(Method::dopri5) | method_bit(Method::rn4) |
-                                   method_bit(Method::ros2w),
+                                   method_bit(Method::ros2w) | method_bit(Method::implicit),
                                true>;
 
 template <Method M>

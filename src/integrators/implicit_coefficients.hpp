@@ -30,32 +30,16 @@
 #include <stdexcept>
 #include <string>
 
+#include "core/integrator_names.hpp"
 #include "integrators/implicit_methods.hpp"
 #include "linalg/dense_lu.hpp"
 
 namespace myriad {
 
+// The method's name as runs spell it (core/integrator_names.hpp).
 inline const char* implicit_method_name(ImplicitMethod method) {
-  switch (method) {
-    case ImplicitMethod::backward_euler: return "backward-euler";
-    case ImplicitMethod::lms2: return "lms2";
-    case ImplicitMethod::lms3: return "lms3";
-    case ImplicitMethod::lms4: return "lms4";
-    case ImplicitMethod::ss2: return "ss2";
-    case ImplicitMethod::ss3: return "ss3";
-    case ImplicitMethod::ss4: return "ss4";
-    case ImplicitMethod::bathe: return "bathe";
-    case ImplicitMethod::msstc3: return "msstc3";
-    case ImplicitMethod::msstc4: return "msstc4";
-    case ImplicitMethod::msstc5: return "msstc5";
-    case ImplicitMethod::mssth3: return "mssth3";
-    case ImplicitMethod::mssth4: return "mssth4";
-    case ImplicitMethod::mssth5: return "mssth5";
-    case ImplicitMethod::esdirk3_4l: return "esdirk3(2)4l[2]sa";
-    case ImplicitMethod::esdirk3_5l: return "esdirk3(2)5l[2]sa";
-    case ImplicitMethod::esdirk4_6l: return "esdirk4(3)6l[2]sa2";
-  }
-  return "unknown";
+  const int index = static_cast<int>(method);
+  return index >= 0 && index < kImplicitIntegratorCount ? kImplicitIntegratorNames[index] : "unknown";
 }
 
 // The method named `name` (as implicit_method_name spells it, any case); false if there is none.

@@ -28,10 +28,6 @@
 
 namespace myriad {
 
-// Time points kept: the LMS history (up to 4 steps) or an ESDIRK's stages (up to 6).
-constexpr int kImplicitPointSlots = kMaxEsdirkStages > kMaxMultisteps ? kMaxEsdirkStages : kMaxMultisteps;
-constexpr int kMaxSingleStepLevels = kMaxSingleStepOrder - 1;  // auxiliary levels y'^1..y'^(r-1)
-
 // Doubles integrate_implicit needs in `work` (layout in ImplicitWorkspace).
 MYRIAD_HD_INLINE int implicit_workspace_size(int n, int m) {
   return kImplicitPointSlots * (2 * n + 1) + 2 * 2 * kMaxSingleStepLevels * n + m + n +
@@ -62,12 +58,6 @@ MYRIAD_HD_INLINE ImplicitWorkspace implicit_workspace(int n, int m, double* work
   w.point_work = w.psi + n;
   return w;
 }
-
-// The state of an integration between steps: which slots hold which past points.
-struct ImplicitHistory {
-  int order[kImplicitPointSlots];  // order[0] = slot of the latest point, order[1] the one before, ...
-  int count = 0;                   // points held (multistep: up to `steps`; others: 1)
-};
 
 namespace detail {
 

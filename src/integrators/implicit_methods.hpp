@@ -40,7 +40,7 @@ enum class ImplicitMethod : int {
   esdirk4_6l,  // ESDIRK4(3)6L[2]SA2
 };
 
-constexpr int kImplicitMethodCount = 17;
+constexpr int kImplicitMethodCount = 17;  // = kImplicitIntegratorCount (core/integrator_names.hpp)
 
 struct ImplicitScheme {
   ImplicitMethod method = ImplicitMethod::backward_euler;
@@ -60,6 +60,25 @@ struct ImplicitScheme {
   double a[kMaxEsdirkStages][kMaxEsdirkStages] = {};
   double c[kMaxEsdirkStages] = {};
   int last_stage_predictor_points = 2;  // 2: eq. 12 at the last stage; 3: eq. 16 (order >= 4, sec. 3.1)
+};
+
+// Newton's settings for every time point (integrators/implicit_newton.hpp).
+struct ImplicitOptions {
+  // Absolute part in the variables' own units (rad, m, rad/s, N): 1e-10 sits above the rounding floor of the
+  // corrections (about 2e-11 rad for Andrews' squeezer, whose iteration matrix has a condition number near 1e5).
+  double newton_rtol = 1e-10;
+  double newton_atol = 1e-10;
+  int max_newton_iterations = 25;  // per time point; then the instance stops with newton_failed
+};
+
+// Time points kept: the LMS history (up to 4 steps) or an ESDIRK's stages (up to 6).
+constexpr int kImplicitPointSlots = kMaxEsdirkStages > kMaxMultisteps ? kMaxEsdirkStages : kMaxMultisteps;
+constexpr int kMaxSingleStepLevels = kMaxSingleStepOrder - 1;  // auxiliary levels y'^1..y'^(r-1)
+
+// The state of an integration between steps: which slots hold which past points.
+struct ImplicitHistory {
+  int order[kImplicitPointSlots] = {};  // order[0] = slot of the latest point, order[1] the one before, ...
+  int count = 0;                   // points held (multistep: up to `steps`; others: 1)
 };
 
 }  // namespace myriad

@@ -28,17 +28,10 @@
 
 #include "core/hd.hpp"
 #include "core/status.hpp"
+#include "integrators/implicit_methods.hpp"
 #include "linalg/dense_lu.hpp"
 
 namespace myriad {
-
-struct ImplicitOptions {
-  // Absolute part in the variables' own units (rad, m, rad/s, N): 1e-10 sits above the rounding floor of the
-  // corrections (about 2e-11 rad for Andrews' squeezer, whose iteration matrix has a condition number near 1e5).
-  double newton_rtol = 1e-10;
-  double newton_atol = 1e-10;
-  int max_newton_iterations = 25;  // per time point; then the instance stops with newton_failed
-};
 
 // Weighted-norm ceiling of a correction accepted as the rounding floor (see above): 1e3 x the tolerance.
 constexpr double kNewtonRoundingFloor = 1e3;

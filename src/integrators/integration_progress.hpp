@@ -9,6 +9,7 @@
 
 #include "core/hd.hpp"
 #include "core/status.hpp"
+#include "integrators/implicit_methods.hpp"
 #include "integrators/step_control.hpp"
 
 namespace myriad {
@@ -37,6 +38,8 @@ struct IntegrationProgress {
   // ROS2-W's reuse of its Jacobian and LU across attempts.
   bool have_jacobian = false, jacobian_at_start = false, have_factorization = false;
   double h_jacobian = 0.0, h_factorization = 0.0;
+  // The seed 003 methods' past points (integrators/implicit_outputs.hpp): which workspace slots hold which.
+  ImplicitHistory implicit_history;
 
   // An attempt in progress between its stages (RN4, ROS2-W with external_lu): the attempt's step, whether it is
   // the last, and how far its stages got (-1: the attempt has not begun its stages; see external_lu below).

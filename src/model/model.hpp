@@ -5,6 +5,7 @@
 // literal values; the compiler and the reference path read models in that state.
 #include <array>
 #include <limits>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -298,6 +299,7 @@ struct SimulationDefaults {
   double rtol = 1e-6;
   double atol = 1e-8;
   double h = 1e-3;
+  std::optional<double> rho_inf;  // the implicit integrators' spectral radius at infinity (absent: 0)
 };
 
 // A template instance of the file's `subsystems` (docs/model-format.md, "Subsystems"), after the loader expanded it

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <filesystem>
 
+#include "core/integrator_names.hpp"
 #include "model/force_reading.hpp"
 #include "model/joint_reading.hpp"
 #include "model/joint_tree.hpp"
@@ -166,19 +167,28 @@ void check_output_grid(const JsonNode& node, const SimulationDefaults& simulatio
 }
 
 SimulationDefaults read_simulation(const JsonNode& node) {
-  node.allow_keys({"t_end", "dt_out", "integrator", "h", "rtol", "atol"}, "simulation");
+  node.allow_keys({"t_end", "dt_out", "integrator", "h", "rtol", "atol", "rho_inf"}, "simulation");
   SimulationDefaults simulation;
   simulation.t_end = read_positive(node, "t_end", simulation.t_end);
   simulation.dt_out = read_positive(node, "dt_out", simulation.dt_out);
   check_output_grid(node, simulation);
   if (node.has("integrator")) {
-    const std::vector<std::string> integrators = {"rk4", "dopri5", "rn4", "ros2w"};
+    const std::vector<std::string> integrators = integrator_names();
     simulation.integrator =
         integrators[static_cast<size_t>(read_choice(node.at("integrator"), integrators, "integrator"))];
   }
   simulation.h = read_positive(node, "h", simulation.h);
   simulation.rtol = read_positive(node, "rtol", simulation.rtol);
   simulation.atol = read_positive(node, "atol", simulation.atol);
+  if (node.has("rho_inf")) {  // whether the integrator takes it is the run's check (api/run_options.cpp)
+    const JsonNode rho = node.at("rho_inf");
+    if (rho.json().is_string()) rho.fail("simulation settings are plain numbers (parameters cannot set them)");
+    const double value = rho.as_plain_number();
+    if (!(value >= 0.0 && value <= 1.0))
+      rho.fail("rho_inf (the implicit integrators' spectral radius at infinity) must lie in [0, 1], got " +
+               rho.json().dump());
+    simulation.rho_inf = value;
+  }
   return simulation;
 }
 

@@ -105,7 +105,7 @@ bool ReferenceTreeSecondOrder::rebase(double, double* x, double* w) {
   if (!model.has_quaternions) return false;
   chart_to_q(model, base_q_, x, q_.data());
   velocity_from_chart_rate(model, x, q_.data(), w, u_.data());
-  if (!chart_rebase(model, base_q_, x, 0.0)) return false;
+  if (!chart_rebase(model, base_q_, x, rebase_threshold)) return false;
   chart_to_q(model, base_q_, x, q_.data());
   chart_rate(model, x, q_.data(), u_.data(), w);
   return true;
@@ -224,7 +224,8 @@ InstanceStatus simulate_loop_instance_reference(const Model& literal, const Comp
   reference::ReferenceLoopSecondOrder second_order{&ode};
   const auto integrate = [&](double t, const SegmentTimes& times, int count, auto& observer) {
     switch (spec.method) {
-      case Method::rk4: break;
+      case Method::rk4:
+      case Method::implicit: break;  // not piecewise: below
       case Method::dopri5:
         return integrate_dopri5(ode, t, y.data(), times, count, observer, control, work.data(), stats);
       case Method::rn4:
@@ -236,10 +237,17 @@ InstanceStatus simulate_loop_instance_reference(const Model& literal, const Comp
     }
     return InstanceStatus::non_finite;
   };
-  if (spec.method == Method::rk4)
+  if (spec.method == Method::rk4) {
     status = integrate_rk4(ode, spec.t0, spec.h, y.data(), output_times, n_output_times, recorder, work.data(),
                            stats, spec.max_steps);
-  else
+  } else if (spec.method == Method::implicit) {  // fixed grid, as RK4: no pieces
+    SecondOrderImplicitOde<reference::ReferenceLoopSecondOrder> implicit{
+        &second_order, work.data() + implicit_outputs_workspace_size(2 * ndof, 0)};
+    IntegrationProgress progress;
+    status = integrate_implicit_outputs(implicit, spec.implicit, spec.implicit_options, spec.t0, spec.h, y.data(),
+                                        output_times, n_output_times, recorder, work.data(), stats, spec.max_steps,
+                                        progress);
+  } else
     status = integrate_piecewise(compiled, constants, spec.t0, output_times, n_output_times, recorder, integrate);
   if (status == InstanceStatus::non_finite && ode.projection_failed()) return InstanceStatus::projection_failed;
   return status;
@@ -285,6 +293,20 @@ InstanceStatus simulate_instance_reference(const Model& literal, const CompiledM
                                    return integrate_dopri5(ode, t, y.data(), times, count, observer, control,
                                                            work.data(), stats);
                                  });
+    }
+    case Method::implicit: {  // fixed grid, as RK4: no pieces
+      reference::ReferenceTreeSecondOrder system(literal, compiled, base_q.data());
+      system.rebase_threshold = kChartRebaseThreshold;
+      std::vector<double> xw(2 * nv_size);
+      double* x = xw.data();
+      system.from_first_order(y.data(), x, x + nv);
+      ReferenceSecondOrderRecorder adapter{&system, &recorder, y.data()};
+      SecondOrderImplicitOde<reference::ReferenceTreeSecondOrder> implicit{
+          &system, work.data() + implicit_outputs_workspace_size(2 * nv, 0)};
+      IntegrationProgress progress;
+      return integrate_implicit_outputs(implicit, spec.implicit, spec.implicit_options, spec.t0, spec.h, x,
+                                        output_times, n_output_times, adapter, work.data(), stats, spec.max_steps,
+                                        progress);
     }
     case Method::rn4:
     case Method::ros2w: {

@@ -84,6 +84,8 @@ class ReferenceTreeSecondOrder {
   // non-zero rotation vector folded into base_q) and recomputes w from the unchanged generalized velocities
   // u. O(n).
   bool rebase(double t, double* x, double* w);
+  // As TreeSecondOrder::rebase_threshold: the implicit methods' runs re-centre only past kChartRebaseThreshold.
+  double rebase_threshold = 0.0;
 
   // y = (x, u) (2 nv), the ReferenceTreeOde / TreeOde state over the same chart base, from (x, w). O(n).
   void to_first_order(const double* x, const double* w, double* y);

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "ensemble/simulate_instance.hpp"
+#include "integrators/implicit_coefficients.hpp"
 #include "support/run_model.hpp"
 
 namespace myriad {
@@ -45,10 +46,12 @@ void for_every_instance(int instances, double t_max, const Body& body) {
     const auto compiled = compile(model);
     const Ensemble e = build_ensemble(model, *compiled, instances, nullptr, {});
     const std::vector<double> times = output_grid(0.0, std::min(t_max, model.simulation.t_end), 0.05);
-    for (Method method : {Method::rk4, Method::dopri5, Method::rn4, Method::ros2w}) {
+    for (Method method : {Method::rk4, Method::dopri5, Method::rn4, Method::ros2w, Method::implicit}) {
       InstanceRun run;
       run.model = compiled.get();
       run.spec.method = method;
+      // LMS3 carries three past points between calls (the history in the progress, the points in the scratch)
+      run.spec.implicit = implicit_scheme(ImplicitMethod::lms3, 0.6);
       run.spec.h = 1e-3;
       run.spec.control.rtol = 1e-6;
       run.spec.control.atol = 1e-8;
@@ -178,6 +181,8 @@ bool advance_tree_copy(Method copy, const InstanceRun& run, const K& k, std::vec
     case Method::dopri5: return advance_with<TreeStepLoops<Method::dopri5>>(run, k, scratch, outputs, stats, budget);
     case Method::rn4: return advance_with<TreeStepLoops<Method::rn4>>(run, k, scratch, outputs, stats, budget);
     case Method::ros2w: return advance_with<TreeStepLoops<Method::ros2w>>(run, k, scratch, outputs, stats, budget);
+    case Method::implicit:
+      return advance_with<TreeStepLoops<Method::implicit>>(run, k, scratch, outputs, stats, budget);
   }
   return true;
 }

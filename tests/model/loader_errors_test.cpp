@@ -651,7 +651,7 @@ TEST(LoaderErrors, simulation_values_are_plain_numbers) {
 
 TEST(LoaderErrors, unknown_integrator) {
   EXPECT_TRUE(fails_with(with("simulation", R"({"integrator": "euler"})"), "/simulation/integrator",
-                         "unknown integrator 'euler' (expected one of: rk4, dopri5, rn4, ros2w)"));
+                         "unknown integrator 'euler' (expected one of: rk4, dopri5, rn4, ros2w, backward-euler, lms2, lms3"));
 }
 
 // Non-empty `loops` and `drivers` load now; their errors are in tests/model/loop_loader_test.cpp.

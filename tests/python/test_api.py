@@ -127,6 +127,23 @@ def test_result_metadata(quarter_car):
     assert myriad.status_name(0) == "ok"
 
 
+def test_implicit_integrators_run_from_python_and_agree_with_a_tight_dopri5(quarter_car):
+    # seed 003's methods: a fixed grid of h (the grid lands on t_end), Newton counted as Jacobian evaluations
+    tight = myriad.simulate(quarter_car, instances=3, t_end=0.5, dt_out=0.05, rtol=1e-11, atol=1e-11,
+                            backend="cpu", params={"k_s": [20000.0, 30000.0, 40000.0]})
+    for name, rho in [("lms3", 0.6), ("bathe", 0.0), ("esdirk4(3)6l[2]sa2", None)]:
+        result = myriad.simulate(quarter_car, instances=3, t_end=0.5, dt_out=0.05, integrator=name, h=1e-3,
+                                 rho_inf=rho, backend="cpu", params={"k_s": [20000.0, 30000.0, 40000.0]})
+        assert result.integrator == name and result.status_names == ["ok"] * 3
+        assert (result.stats["steps"] == 500).all()
+        assert (result.stats["jacobian_evaluations"] >= 500).all()
+        assert np.max(np.abs(result.values - tight.values)) < 1e-3 * np.max(np.abs(tight.values))
+    stepper = myriad.Simulator(quarter_car, instances=2, integrator="bathe", rho_inf=0.6, h=1e-3)
+    for _ in range(5):
+        stepper.advance(0.01)
+    assert (stepper.status == 0).all()
+
+
 def test_progress_is_reported_from_the_calling_thread(quarter_car):
     calls = []
     caller = threading.get_ident()
@@ -297,6 +314,8 @@ def test_a_directory_is_refused_by_name_and_a_missing_file_is_a_runtime_error(re
     (dict(dt_out=float("nan")), "dt_out"),
     (dict(h=-1e-3, integrator="rk4"), "h"),
     (dict(integrator="euler"), "integrator"),
+    (dict(integrator="lms3", rho_inf=2.0), "rho_inf"),
+    (dict(integrator="dopri5", rho_inf=0.5), "rho_inf"),
     (dict(backend="abacus"), "backend"),
     (dict(threads=-1), "threads"),
 ])

@@ -51,6 +51,7 @@ struct ModelImpl;  // the parsed Model and its CompiledModel (src/api/model_impl
 struct SimulationDefaults {
   double t_end = 1.0, dt_out = 0.01, rtol = 1e-6, atol = 1e-8, h = 1e-3;
   std::string integrator = "dopri5";
+  double rho_inf = 0.0;  // the implicit integrators' spectral radius at infinity
 };
 
 // An immutable, shareable loaded and compiled model. Cheap to copy (shared).
@@ -87,7 +88,13 @@ LoadedModel load_model_string(const std::string& json_text, const std::string& n
 struct RunOptions {
   std::optional<double> t_end, dt_out, h, rtol, atol, fac, facmin, facmax;
   std::optional<long long> max_steps;
-  std::optional<std::string> integrator;     // rk4 | dopri5 | rn4 | ros2w
+  // rk4 | dopri5 | rn4 | ros2w, or an implicit fixed-step method (h is then its largest step): backward-euler |
+  // lms2 | lms3 | lms4 | ss2 | ss3 | ss4 | bathe | msstc3 | msstc4 | msstc5 | mssth3 | mssth4 | mssth5 |
+  // esdirk3(2)4l[2]sa | esdirk3(2)5l[2]sa | esdirk4(3)6l[2]sa2 (core/integrator_names.hpp; docs/integrators.md)
+  std::optional<std::string> integrator;
+  // The implicit methods' spectral radius at infinity, in [0, 1] (0: most dissipation; the methods without the
+  // parameter take 0 only; msstc4/5 and mssth4/5 take 0, 0.1, ..., 1)
+  std::optional<double> rho_inf;
   std::string backend = "auto";              // auto | reference | cpu | cuda
   int threads = 0;                           // reference and cpu; 0: all hardware threads
   int lanes = 4;  // cpu: instances each thread integrates in lockstep where it can (1, 2, 4, 8); same results
