@@ -35,6 +35,7 @@ inline const char* method_name(Method m) {
     case Method::dopri5: return "dopri5";
     case Method::rn4: return "rn4";
     case Method::ros2w: return "ros2w";
+    case Method::implicit: return "implicit";
   }
   return "?";
 }

@@ -17,7 +17,9 @@
 //     (stiffly accurate). Prediction: constant at stage 2, eq. 12 from the two previous stages at stages 3..s-1
 //     and at the last stage, eq. 16 from the three previous stages at the last stage of the fourth- and
 //     higher-order methods (sec. 3.1).
-// The algebraic variables z are predicted constant (their last value).
+// The algebraic variables z are predicted constant (their last value). A point whose Newton iteration fails from an
+// extrapolated prediction is solved once more from the constant one (a stiff transient can put the extrapolation
+// outside Newton's basin: bench/results/implicit_ensemble.md, the stiff double pendulum at h = 0.01).
 #include <cmath>
 
 #include "core/hd.hpp"
@@ -30,7 +32,7 @@ namespace myriad {
 
 // Doubles integrate_implicit needs in `work` (layout in ImplicitWorkspace).
 MYRIAD_HD_INLINE int implicit_workspace_size(int n, int m) {
-  return kImplicitPointSlots * (2 * n + 1) + 2 * 2 * kMaxSingleStepLevels * n + m + n +
+  return kImplicitPointSlots * (2 * n + 1) + 2 * 2 * kMaxSingleStepLevels * n + 2 * m + n +
          implicit_point_workspace_size(n, m);
 }
 
@@ -42,6 +44,7 @@ struct ImplicitWorkspace {
   double* aux;         // single-step auxiliaries y'^p at the last step: level p-1, real then imaginary (2 x levels x n)
   double* aux_next;    // the same at the new step, built by implicit_step (2 x levels x n)
   double* z;           // algebraic variables at the last point (m)
+  double* z_start;     // z before the current point's solve, for its retry (m)
   double* psi;         // the known part of the current point's formula (n)
   double* point_work;  // implicit_point_solve's scratch
 };
@@ -54,7 +57,8 @@ MYRIAD_HD_INLINE ImplicitWorkspace implicit_workspace(int n, int m, double* work
   w.aux = w.ydot + kImplicitPointSlots * n;
   w.aux_next = w.aux + 2 * kMaxSingleStepLevels * n;
   w.z = w.aux_next + 2 * kMaxSingleStepLevels * n;
-  w.psi = w.z + m;
+  w.z_start = w.z + m;
+  w.psi = w.z_start + m;
   w.point_work = w.psi + n;
   return w;
 }
@@ -83,6 +87,15 @@ MYRIAD_HD InstanceStatus implicit_solve_point(System& sys, const ImplicitWorkspa
   predict_derivative(K, n, t - past[0], m_weights, n_weights, ys, ydots, ydot);
   ++stats.points;
   w.t[slot] = t;
+  const int m = sys.algebraic_dimension();
+  for (int j = 0; j < m; ++j) w.z_start[j] = w.z[j];
+  const InstanceStatus status = implicit_point_solve(sys, t, cdt, w.psi, ydot, w.z, y, w.point_work, options, stats);
+  if (status == InstanceStatus::ok || status == InstanceStatus::non_finite || K == 1) return status;
+  // An extrapolating predictor (eqs. 12, 16) can start Newton outside its basin where the solution turns sharply
+  // (a stiff transient): once more from the constant prediction (eq. 15), the latest point's derivative. The
+  // multipliers restart from their last converged values too (a failed solve leaves them anywhere).
+  for (int i = 0; i < n; ++i) ydot[i] = ydots[0][i];
+  for (int j = 0; j < m; ++j) w.z[j] = w.z_start[j];
   return implicit_point_solve(sys, t, cdt, w.psi, ydot, w.z, y, w.point_work, options, stats);
 }
 

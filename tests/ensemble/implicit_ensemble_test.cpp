@@ -112,33 +112,43 @@ TEST(ImplicitEnsemble, CpuAndReferenceBackendsAgree) {
 }
 
 // The fixed-step methods do not shrink the step: where Newton cannot converge the instance stops with
-// newton_failed, and only that instance. Seed 000's stiff double pendulum at h = 0.05 s (the stiff spring's time
-// constant is about 1e-5 s): with the nominal m1 = 3 kg Newton fails within the first steps, with m1 = 3000 kg the
-// heavy first rod barely moves and every point converges. The converging instance's results are those of its run
-// alone, bit for bit.
+// newton_failed, and only that instance. Seed 000's stiff double pendulum (the stiff spring's time constant is about
+// 1e-5 s) under SS3 (whose prediction is constant: no retry) at h = 0.01 s, m1 spread over 2.4 .. 3.6 kg: some
+// instances' Newton iterations leave their basin within the first steps (bench/results/implicit_ensemble.md: 14 of
+// 64), the others run to the end, each with the results of its run alone, bit for bit; at h = 1e-3 every one
+// converges.
 TEST(ImplicitEnsemble, AnInstanceWhoseNewtonFailsStopsAloneWithItsStatus) {
   const Model model = load_model_file(model_path("stiff_double_pendulum.json"));
   const auto compiled = compile(model);
   ParameterTable table;
   table.source = "generated";
   table.names = {"m1"};
-  table.rows = {{3.0}, {3000.0}};
+  for (int i = 0; i < 16; ++i) table.rows.push_back({2.4 + 1.2 * i / 15.0});
   const Ensemble ensemble = build_ensemble(model, *compiled, 0, &table, {});
-  const std::vector<double> times = output_grid(0.0, 2.0, 0.5);
-  const RunSpec spec = implicit_run(implicit_scheme(ImplicitMethod::lms2, 0.0), 0.05);
-  const EnsembleResult both = run_ensemble_cpu(*compiled, ensemble, spec, times, 2);
-  EXPECT_EQ(both.status[0], InstanceStatus::newton_failed);
-  EXPECT_LT(both.stats[0].steps, 40);
-  ASSERT_EQ(both.status[1], InstanceStatus::ok);
-  EXPECT_EQ(both.stats[1].steps, 40);
-  const EnsembleResult alone = run_model(model, spec, times, {{"m1", 3000.0}});
-  for (int k = 0; k < both.n_times; ++k)
-    for (int s = 0; s < both.n_signals; ++s) EXPECT_EQ(both.value(1, k, s), alone.value(0, k, s));
-  // A step small against the dynamics converges for both (seed 003's methods are A-stable: h need not resolve
-  // the stiff spring, only Newton's basin does).
-  const EnsembleResult small = run_ensemble_cpu(*compiled, ensemble, implicit_run(spec.implicit, 0.01), times, 2);
-  EXPECT_EQ(small.status[0], InstanceStatus::ok);
-  EXPECT_EQ(small.status[1], InstanceStatus::ok);
+  const std::vector<double> times = output_grid(0.0, 1.0, 0.1);
+  const RunSpec spec = implicit_run(implicit_scheme(ImplicitMethod::ss3, 0.6), 0.01);
+  const EnsembleResult all = run_ensemble_cpu(*compiled, ensemble, spec, times, 2);
+  int failed = 0, finished = 0;
+  for (int i = 0; i < all.n_instances; ++i) {
+    const InstanceStatus status = all.status[static_cast<size_t>(i)];
+    ASSERT_TRUE(status == InstanceStatus::ok || status == InstanceStatus::newton_failed) << i;
+    if (status == InstanceStatus::newton_failed) {
+      ++failed;
+      EXPECT_LT(all.stats[static_cast<size_t>(i)].steps, 100) << i;
+      continue;
+    }
+    ++finished;
+    EXPECT_EQ(all.stats[static_cast<size_t>(i)].steps, 100) << i;
+    const EnsembleResult alone = run_model(model, spec, times, {{"m1", table.rows[static_cast<size_t>(i)][0]}});
+    for (int k = 0; k < all.n_times; ++k)
+      for (int s = 0; s < all.n_signals; ++s) ASSERT_EQ(all.value(i, k, s), alone.value(0, k, s)) << i;
+  }
+  EXPECT_GT(failed, 0);
+  EXPECT_GT(finished, 0);
+  // A step small against the motion converges for all (the methods are A-stable: h need not resolve the stiff
+  // spring, only keep Newton in its basin).
+  const EnsembleResult small = run_ensemble_cpu(*compiled, ensemble, implicit_run(spec.implicit, 1e-3), times, 2);
+  for (const InstanceStatus status : small.status) EXPECT_EQ(status, InstanceStatus::ok);
 }
 
 // The run options: every implicit name is accepted (the model's default or the given one), rho_inf reaches the
