@@ -95,6 +95,8 @@ inline const char* method_name(Method m) {
       return "rn4";
     case Method::ros2w:
       return "ros2w";
+    case Method::implicit:
+      return "implicit";
   }
   return "?";
 }
