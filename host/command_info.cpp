@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "absolute/model_mapping.hpp"
 #include "backends/backend.hpp"
 #include "commands.hpp"
 #include "dynamics/articulated_body.hpp"
@@ -82,6 +83,27 @@ int run_devices() {
   return 0;
 }
 
+// The same model in seed 002's absolute coordinates (absolute/model_mapping.hpp): its bodies at their centres of
+// mass on principal axes, and the GCONs its joints, loops and drivers produce (the counts of seed 002 Table 7).
+void print_absolute_mapping(const Model& model) {
+  std::cout << "\nabsolute coordinates (seed 002): ";
+  AbsoluteMapping mapping;
+  try {
+    mapping = map_to_absolute(apply_parameters(model, default_parameter_values(model)));
+  } catch (const std::invalid_argument& e) {
+    std::cout << "not mapped: " << e.what() << '\n';
+    return;
+  }
+  std::cout << mapping.bodies.size() << " bodies, " << mapping.gcons.size() << " GCONs: "
+            << gcon_counts_text(mapping.counts) << '\n';
+  std::size_t width = 0;
+  for (const GconSource& source : mapping.sources) width = std::max(width, source.what.size());
+  for (const GconSource& source : mapping.sources)
+    std::cout << "  " << std::left << std::setw(static_cast<int>(width + 2)) << source.what
+              << gcon_counts_text(source.counts) << '\n';
+  for (const std::string& line : mapping.unmapped) std::cout << "  " << line << '\n';
+}
+
 int run_info(const std::string& model_path) {
   const Model model = load_model_file(model_path);
   const auto compiled = compile(model);
@@ -138,6 +160,7 @@ int run_info(const std::string& model_path) {
       }
     }
   }
+  print_absolute_mapping(model);
   print_initial_state(model, *compiled);
   const CompiledConstraints& c = compiled->constraints;
   if (c.m == 0) {

@@ -98,8 +98,8 @@ MYRIAD_HD_INLINE GconCounts count_gcons(const Gcon<S>* gcons, int n) {
   return c;
 }
 
-// The GCONs of one joint: at most 5 (revolute, translational).
-constexpr int kMaxGconsPerJoint = 5;
+// The GCONs of one joint: at most 6 (a weld, SJ + 3 DP1, absolute/model_mapping.cpp; Table 1's joints: 5).
+constexpr int kMaxGconsPerJoint = 6;
 
 template <class S>
 struct JointGcons {

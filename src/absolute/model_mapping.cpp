@@ -1,0 +1,197 @@
+#include "absolute/model_mapping.hpp"
+
+#include <Eigen/Eigenvalues>
+#include <cmath>
+#include <stdexcept>
+
+#include "model/model_geometry.hpp"
+
+namespace myriad {
+
+namespace {
+
+// The joint's or loop's frame on a body: its origin and axes in that body's absolute frame.
+struct MappedFrame {
+  int body;              // absolute index: 0 the ground
+  Vec3<double> origin;   // in P
+  Mat3<double> R;        // the frame's axes in P (columns)
+};
+
+AbsoluteBodyMapping map_body(const Body& body) {
+  AbsoluteBodyMapping out;
+  out.name = body.name;
+  out.mass = body.mass.value;
+  out.center_of_mass = vector3(body.center_of_mass);
+  const Mat3<double> I = inertia_matrix(body.inertia);
+  Eigen::Matrix3d inertia;
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) inertia(i, j) = I(i, j);
+  const Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d> solver(inertia);
+  if (solver.info() != Eigen::Success || !(solver.eigenvalues()(0) > 0.0))
+    throw std::invalid_argument("body '" + body.name +
+                                "': its inertia is not positive definite, so it has no principal frame for the "
+                                "absolute coordinates (seed 002 sec. 3)");
+  Eigen::Matrix3d axes = solver.eigenvectors();
+  if (axes.determinant() < 0.0) axes.col(2) = -axes.col(2);  // right-handed
+  for (int k = 0; k < 3; ++k) {
+    out.principal_inertia[k] = solver.eigenvalues()(k);
+    for (int i = 0; i < 3; ++i) out.R_BP(i, k) = axes(i, k);
+  }
+  return out;
+}
+
+MappedFrame map_frame(const AbsoluteMapping& mapping, int body, const Frame& frame) {
+  const Transform<double> X = frame_transform(frame);  // X_BF
+  MappedFrame out;
+  out.body = body + 1;
+  out.origin = absolute_point(mapping, body, X.p);
+  out.R = body < 0 ? X.R : transpose(mapping.bodies[static_cast<size_t>(body)].R_BP) * X.R;
+  return out;
+}
+
+Vec3<double> column(const Mat3<double>& R, const Vec3<double>& v) { return R * v; }
+
+// Unit vectors u, w with (u, w, axis) right-handed and orthonormal.
+void complete_triad(const Vec3<double>& axis, Vec3<double>& u, Vec3<double>& w) {
+  const Vec3<double> seed = std::fabs(axis.x) < 0.6 ? Vec3<double>{1.0, 0.0, 0.0} : Vec3<double>{0.0, 1.0, 0.0};
+  const Vec3<double> c = cross(seed, axis);
+  u = (1.0 / norm(c)) * c;
+  w = cross(axis, u);
+}
+
+// The model's joint axis (in F and, at q = 0, in M) and its triad.
+struct Triad {
+  Vec3<double> axis, u, w;
+};
+Triad triad(const Vector3& axis) {
+  Triad t;
+  t.axis = unit_vector3(axis);
+  complete_triad(t.axis, t.u, t.w);
+  return t;
+}
+
+void add(AbsoluteMapping& mapping, const std::string& what, const JointGcons<double>& joint) {
+  for (int k = 0; k < joint.count; ++k) mapping.gcons.push_back(joint.gcons[k]);
+  mapping.sources.push_back({what, count_gcons(joint)});
+}
+
+void add(AbsoluteMapping& mapping, const std::string& what, const Gcon<double>& gcon) {
+  mapping.gcons.push_back(gcon);
+  mapping.sources.push_back({what, count_gcons(&gcon, 1)});
+}
+
+// The GCONs of a pair of frames F (body i) and M (body j) that coincide at the reference configuration, for a
+// joint of `type` with `axis` (in F) and `axis2` (universal: in M).
+JointGcons<double> pair_gcons(JointType type, const MappedFrame& F, const MappedFrame& M, const Vector3& axis,
+                              const Vector3& axis2) {
+  const Triad t = triad(axis);
+  const int i = F.body, j = M.body;
+  switch (type) {
+    case JointType::revolute:
+      return revolute_joint<double>(i, F.origin, column(F.R, t.u), column(F.R, t.w), j, M.origin,
+                                    column(M.R, t.axis));
+    case JointType::prismatic:
+      return translational_joint<double>(i, F.origin, column(F.R, t.u), column(F.R, t.w), j, M.origin,
+                                         column(M.R, t.axis), column(M.R, t.w));
+    case JointType::cylindrical:
+      return cylindrical_joint<double>(i, F.origin, column(F.R, t.u), column(F.R, t.w), j, M.origin,
+                                       column(M.R, t.axis));
+    case JointType::universal:
+      return universal_joint<double>(i, F.origin, column(F.R, t.axis), j, M.origin,
+                                     column(M.R, unit_vector3(axis2)));
+    case JointType::spherical: return spherical_joint<double>(i, F.origin, j, M.origin);
+    case JointType::planar: {
+      JointGcons<double> joint = perpendicular_1<double>(i, column(F.R, t.u), column(F.R, t.w), j,
+                                                         column(M.R, t.axis));
+      joint.gcons[joint.count++] = make_dp2<double>(i, column(F.R, t.axis), F.origin, j, M.origin, 0.0);
+      return joint;
+    }
+    case JointType::fixed: {
+      JointGcons<double> joint = spherical_joint<double>(i, F.origin, j, M.origin);
+      const Vec3<double> e[3] = {{1.0, 0.0, 0.0}, {0.0, 1.0, 0.0}, {0.0, 0.0, 1.0}};
+      for (int k = 0; k < 3; ++k)  // M's axis k perpendicular to F's axis k + 1: the three relative rotations
+        joint.gcons[joint.count++] =
+            make_dp1<double>(i, column(F.R, e[(k + 1) % 3]), j, column(M.R, e[k]), 0.0);
+      return joint;
+    }
+    case JointType::free: break;
+  }
+  JointGcons<double> none{};
+  none.count = 0;
+  return none;
+}
+
+}  // namespace
+
+Vec3<double> absolute_point(const AbsoluteMapping& mapping, int body, const Vec3<double>& p) {
+  if (body < 0) return p;
+  const AbsoluteBodyMapping& b = mapping.bodies[static_cast<size_t>(body)];
+  return transpose_times(b.R_BP, p - b.center_of_mass);
+}
+
+Vec3<double> absolute_direction(const AbsoluteMapping& mapping, int body, const Vec3<double>& a) {
+  return body < 0 ? a : transpose_times(mapping.bodies[static_cast<size_t>(body)].R_BP, a);
+}
+
+std::string gcon_counts_text(const GconCounts& c) {
+  return std::to_string(c.cd) + " CD, " + std::to_string(c.dp1) + " DP1, " + std::to_string(c.dp2) + " DP2, " +
+         std::to_string(c.d) + " D";
+}
+
+AbsoluteMapping map_to_absolute(const Model& model) {
+  AbsoluteMapping mapping;
+  for (const Body& body : model.bodies) mapping.bodies.push_back(map_body(body));
+  for (const Joint& joint : model.joints) {
+    const std::string what = "joint '" + joint.name + "' (" + joint_type_name(joint.type) + ")";
+    if (joint.type == JointType::free) {
+      mapping.unmapped.push_back(what + ": no constraint");
+      continue;
+    }
+    const MappedFrame F = map_frame(mapping, joint.parent, joint.parent_frame);
+    const MappedFrame M = map_frame(mapping, joint.child, joint.child_frame);
+    add(mapping, what, pair_gcons(joint.type, F, M, joint.axis, joint.axis2));
+  }
+  for (const Loop& loop : model.loops) {
+    const std::string what = "loop '" + loop.name + "' (" + loop_type_name(loop.type) + ")";
+    if (loop.type == LoopType::distance || loop.type == LoopType::rod) {
+      const double length = loop.length.value;
+      add(mapping, what,
+          distance_joint<double>(loop.body1 + 1, absolute_point(mapping, loop.body1, vector3(loop.point1)),
+                                 loop.body2 + 1, absolute_point(mapping, loop.body2, vector3(loop.point2)), length));
+      continue;
+    }
+    const MappedFrame F = map_frame(mapping, loop.body1, loop.frame1);
+    const MappedFrame M = map_frame(mapping, loop.body2, loop.frame2);
+    switch (loop.type) {
+      case LoopType::cut_spherical: add(mapping, what, pair_gcons(JointType::spherical, F, M, loop.axis, loop.axis2)); break;
+      case LoopType::cut_revolute: add(mapping, what, pair_gcons(JointType::revolute, F, M, loop.axis, loop.axis2)); break;
+      case LoopType::cut_universal: add(mapping, what, pair_gcons(JointType::universal, F, M, loop.axis, loop.axis2)); break;
+      case LoopType::cut_planar_revolute: {
+        const Triad t = triad(loop.axis);
+        add(mapping, what,
+            perpendicular_2<double>(F.body, column(F.R, t.u), column(F.R, t.w), F.origin, M.body, M.origin));
+        break;
+      }
+      default: break;
+    }
+  }
+  for (int d = 0; d < static_cast<int>(model.drivers.size()); ++d) {
+    const Driver& driver = model.drivers[static_cast<size_t>(d)];
+    const Joint& joint = model.joints[static_cast<size_t>(driver.joint)];
+    const std::string what = "driver '" + driver.name + "' (" + joint_type_name(joint.type) + " '" + joint.name + "')";
+    const MappedFrame F = map_frame(mapping, joint.parent, joint.parent_frame);
+    const MappedFrame M = map_frame(mapping, joint.child, joint.child_frame);
+    const Triad t = triad(joint.axis);
+    if (joint.type == JointType::revolute) {  // u_F . u_M = cos q (seed 002 sec. 4.2's rheonomic DP1)
+      add(mapping, what, driven(make_dp1<double>(F.body, column(F.R, t.u), M.body, column(M.R, t.u), 0.0), d));
+    } else if (joint.type == JointType::prismatic) {  // axis_F . (F -> M) = q
+      add(mapping, what, driven(make_dp2<double>(F.body, column(F.R, t.axis), F.origin, M.body, M.origin, 0.0), d));
+    } else {
+      mapping.unmapped.push_back(what + ": only revolute and prismatic coordinates have a GCON driver here");
+    }
+  }
+  mapping.counts = count_gcons(mapping.gcons.data(), static_cast<int>(mapping.gcons.size()));
+  return mapping;
+}
+
+}  // namespace myriad
