@@ -26,6 +26,15 @@ AbsoluteBodyMapping map_body(const Body& body) {
   Eigen::Matrix3d inertia;
   for (int i = 0; i < 3; ++i)
     for (int j = 0; j < 3; ++j) inertia(i, j) = I(i, j);
+  // Diagonal already: keep the body's own axes (a model's frames are often chosen so, and an eigen-solver would
+  // mix the axes of equal moments, e.g. a rod's two transverse ones, arbitrarily).
+  const double largest = std::fmax(std::fabs(I(0, 0)), std::fmax(std::fabs(I(1, 1)), std::fabs(I(2, 2))));
+  if (std::fabs(I(0, 1)) + std::fabs(I(0, 2)) + std::fabs(I(1, 2)) <= 1e-14 * largest && I(0, 0) > 0.0 &&
+      I(1, 1) > 0.0 && I(2, 2) > 0.0) {
+    out.R_BP = Mat3<double>::identity();
+    out.principal_inertia = {I(0, 0), I(1, 1), I(2, 2)};
+    return out;
+  }
   const Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d> solver(inertia);
   if (solver.info() != Eigen::Success || !(solver.eigenvalues()(0) > 0.0))
     throw std::invalid_argument("body '" + body.name +
@@ -141,6 +150,7 @@ std::string gcon_counts_text(const GconCounts& c) {
 AbsoluteMapping map_to_absolute(const Model& model) {
   AbsoluteMapping mapping;
   for (const Body& body : model.bodies) mapping.bodies.push_back(map_body(body));
+  mapping.gravity = vector3(model.gravity);
   for (const Joint& joint : model.joints) {
     const std::string what = "joint '" + joint.name + "' (" + joint_type_name(joint.type) + ")";
     if (joint.type == JointType::free) {

@@ -30,8 +30,12 @@
 #include <string>
 #include <vector>
 
+#include <stdexcept>
+
+#include "absolute/absolute_dynamics.hpp"
 #include "absolute/joint_recipes.hpp"
 #include "model/model.hpp"
+#include "spatial/quaternion.hpp"
 
 namespace myriad {
 
@@ -56,6 +60,7 @@ struct AbsoluteMapping {
   std::vector<GconSource> sources;          // in the same order, one per joint, loop and driver
   std::vector<std::string> unmapped;        // what produced no GCON and why (free joints, unsupported drivers)
   GconCounts counts{};                      // over `gcons`
+  Vec3<double> gravity{};                   // the model's
 };
 
 // The mapping of a parameter-applied model. Throws std::invalid_argument naming the body when its inertia is not
@@ -69,5 +74,62 @@ Vec3<double> absolute_direction(const AbsoluteMapping& mapping, int body, const 
 
 // "6 CD, 7 DP1, 4 DP2, 1 D" (the order of seed 002 Table 7).
 std::string gcon_counts_text(const GconCounts& counts);
+
+// The mapping as the absolute engine's model (absolute/absolute_dynamics.hpp) with compile-time sizes NB, NC, which
+// must be the mapping's (std::invalid_argument otherwise). The drivers' CosineDriver forms are the caller's: a model's
+// time functions are richer than the engine's drivers (a ramp q = omega t is CosineDriver{0, 1, omega} on the
+// revolute driver's DP1 value cos q). O(NB + NC).
+template <int NB, int NC>
+AbsoluteModel<NB, NC> absolute_model(const AbsoluteMapping& mapping) {
+  if (static_cast<int>(mapping.bodies.size()) != NB || static_cast<int>(mapping.gcons.size()) != NC)
+    throw std::invalid_argument("absolute_model: the mapping has " + std::to_string(mapping.bodies.size()) +
+                                " bodies and " + std::to_string(mapping.gcons.size()) + " GCONs, not " +
+                                std::to_string(NB) + " and " + std::to_string(NC));
+  AbsoluteModel<NB, NC> model;
+  for (int b = 0; b < NB; ++b) {
+    model.mass[b] = mapping.bodies[static_cast<size_t>(b)].mass;
+    model.inertia[b] = mapping.bodies[static_cast<size_t>(b)].principal_inertia;
+  }
+  for (int c = 0; c < NC; ++c) model.gcons[c] = mapping.gcons[static_cast<size_t>(c)];
+  model.gravity = mapping.gravity;
+  return model;
+}
+
+// One model body's state in the world, as the joint-coordinate engine's kinematics give it.
+struct WorldBodyState {
+  Mat3<double> R_WB;       // the model frame's orientation
+  Vec3<double> p_cm, v_cm;  // the centre of mass and its velocity
+  Vec3<double> w;          // angular velocity, world axes
+};
+
+// The absolute engine's y = (q, q') for representation Rep (rp: r and Euler parameters p with w >= 0; re: r and the
+// ZXZ angles, theta in (0, pi)) of the mapped bodies in the given states. O(bodies).
+template <class Rep>
+std::vector<double> absolute_state(const AbsoluteMapping& mapping, const std::vector<WorldBodyState>& bodies) {
+  const size_t n = bodies.size();
+  std::vector<double> q, rates;
+  for (size_t b = 0; b < n; ++b) {
+    const Mat3<double> A = bodies[b].R_WB * mapping.bodies[b].R_BP;
+    const Vec3<double> omega_bar = transpose_times(A, bodies[b].w);
+    q.insert(q.end(), {bodies[b].p_cm.x, bodies[b].p_cm.y, bodies[b].p_cm.z});
+    rates.insert(rates.end(), {bodies[b].v_cm.x, bodies[b].v_cm.y, bodies[b].v_cm.z});
+    if (Rep::kNormalized) {  // omega-bar = 2 G(p) p', G G^T = I, G p = 0: p' = G^T omega-bar / 2
+      Quat<double> p = quat_from_rotation(A);
+      if (p.w < 0.0) p = Quat<double>{-p.w, -p.x, -p.y, -p.z};
+      const Quat<double> p_dot = transpose_times(euler_parameter_g(p), 0.5 * omega_bar);
+      q.insert(q.end(), {p.w, p.x, p.y, p.z});
+      rates.insert(rates.end(), {p_dot.w, p_dot.x, p_dot.y, p_dot.z});
+    } else {  // A = Rz(phi) Rx(theta) Rz(psi): A_22 = cos theta, A_02 = sin phi sin theta, A_12 = -cos phi sin
+              // theta, A_20 = sin theta sin psi, A_21 = sin theta cos psi
+      const EulerAngles<double> e{std::atan2(A(0, 2), -A(1, 2)), std::acos(std::fmax(-1.0, std::fmin(1.0, A(2, 2)))),
+                                  std::atan2(A(2, 0), A(2, 1))};
+      const EulerAngles<double> e_dot = euler_angle_rate(e, omega_bar);
+      q.insert(q.end(), {e.phi, e.theta, e.psi});
+      rates.insert(rates.end(), {e_dot.phi, e_dot.theta, e_dot.psi});
+    }
+  }
+  q.insert(q.end(), rates.begin(), rates.end());
+  return q;
+}
 
 }  // namespace myriad

@@ -96,37 +96,12 @@ void check_double_pendulum_against_joint_coordinates() {
   using Dae = AbsoluteDae<Rep, 2, 10>;
   Dae dae;
   dae.model = &model;
-  const auto reference = testing::read_seed002_reference("double_pendulum_reference.csv");
-  ASSERT_EQ(reference.at("time").size(), 201u);
+  ASSERT_EQ(testing::read_seed002_reference("double_pendulum_reference.csv").at("time").size(), 201u);
   // The index-1 equations (absolute coordinates, unstabilized: the drift over 1 s at this accuracy is ~1e-12)
   // by classical RK4, h = 2e-4, so the integration error is far below the 1e-8 compared.
   std::vector<double> y = seed002_pendulum_start<Rep>(2);
-  const int n = Dae::NY, NQ = Dae::NQ;
-  auto derivative = [&](double t, const std::vector<double>& state, std::vector<double>& out) {
-    double z[Dae::NZ];
-    for (int i = 0; i < NQ; ++i) out[i] = state[NQ + i];
-    return dae.accelerations(t, state.data(), out.data() + NQ, z);
-  };
-  std::vector<double> k1(n), k2(n), k3(n), k4(n), stage(n);
-  const double h = 2e-4;
-  double worst = 0.0;
-  for (int step = 1; step <= 5000; ++step) {
-    const double t = (step - 1) * h;
-    ASSERT_TRUE(derivative(t, y, k1));
-    for (int i = 0; i < n; ++i) stage[i] = y[i] + 0.5 * h * k1[i];
-    ASSERT_TRUE(derivative(t + 0.5 * h, stage, k2));
-    for (int i = 0; i < n; ++i) stage[i] = y[i] + 0.5 * h * k2[i];
-    ASSERT_TRUE(derivative(t + 0.5 * h, stage, k3));
-    for (int i = 0; i < n; ++i) stage[i] = y[i] + h * k3[i];
-    ASSERT_TRUE(derivative(t + h, stage, k4));
-    for (int i = 0; i < n; ++i) y[i] += h / 6.0 * (k1[i] + 2.0 * k2[i] + 2.0 * k3[i] + k4[i]);
-    if (step % 500 == 0) {  // every 0.1 s: rows 10, 20, ... of the reference
-      const size_t row = static_cast<size_t>(step / 50);
-      const char* names[6] = {"rod1_cm_x", "rod1_cm_y", "rod1_cm_z", "rod2_cm_x", "rod2_cm_y", "rod2_cm_z"};
-      const int index[6] = {0, 1, 2, Dae::kPerBody, Dae::kPerBody + 1, Dae::kPerBody + 2};
-      for (int k = 0; k < 6; ++k) worst = std::fmax(worst, std::fabs(y[index[k]] - reference.at(names[k])[row]));
-    }
-  }
+  const double worst = testing::seed002_double_pendulum_difference(dae, y);
+  ASSERT_GE(worst, 0.0) << Rep::kName << ": the forward dynamics failed";
   // The motion is large (rod 2's CM travels metres): agreement to 1e-8 m is agreement of the equations.
   EXPECT_LT(worst, 1e-8) << Rep::kName;
   std::printf("%s: largest CM difference %.3g m\n", Rep::kName, worst);

@@ -47,6 +47,49 @@ inline void seed002_physical_pendulum(double t_end, double& z, double& z_dot, do
   z_ddot = 2.0 * (std::cos(phi) * accel(phi) - std::sin(phi) * w * w);
 }
 
+// One classical RK4 step of the index-1 absolute equations (AbsoluteDae::accelerations: q' = v, v' = q'') from
+// (t, y) with step h, in place; false when the forward dynamics fail. What the tests integrate tightly to compare
+// the absolute engine's equations with the joint-coordinate engine's (h = 2e-4: integration error far below 1e-8).
+template <class Dae>
+bool seed002_rk4_step(const Dae& dae, double t, std::vector<double>& y, double h) {
+  const int n = Dae::NY, NQ = Dae::NQ;
+  auto derivative = [&](double time, const std::vector<double>& state, std::vector<double>& out) {
+    double z[Dae::NZ];
+    for (int i = 0; i < NQ; ++i) out[i] = state[i + NQ];
+    return dae.accelerations(time, state.data(), out.data() + NQ, z);
+  };
+  std::vector<double> k1(n), k2(n), k3(n), k4(n), stage(n);
+  if (!derivative(t, y, k1)) return false;
+  for (int i = 0; i < n; ++i) stage[i] = y[i] + 0.5 * h * k1[i];
+  if (!derivative(t + 0.5 * h, stage, k2)) return false;
+  for (int i = 0; i < n; ++i) stage[i] = y[i] + 0.5 * h * k2[i];
+  if (!derivative(t + 0.5 * h, stage, k3)) return false;
+  for (int i = 0; i < n; ++i) stage[i] = y[i] + h * k3[i];
+  if (!derivative(t + h, stage, k4)) return false;
+  for (int i = 0; i < n; ++i) y[i] += h / 6.0 * (k1[i] + 2.0 * k2[i] + 2.0 * k3[i] + k4[i]);
+  return true;
+}
+
+// Seed 002's double pendulum in absolute coordinates (any Dae over its two rods, body 1 rod 1) integrated from y by
+// seed002_rk4_step (h = 2e-4) over 1 s: the largest difference of the two centres of mass from the joint-coordinate
+// engine's run (tests/data/seed002/double_pendulum_reference.csv, DOPRI5 at 1e-12) every 0.1 s; y ends at 1 s.
+// Negative when the forward dynamics fail.
+template <class Dae>
+double seed002_double_pendulum_difference(const Dae& dae, std::vector<double>& y) {
+  static const auto reference = read_seed002_reference("double_pendulum_reference.csv");
+  const char* names[6] = {"rod1_cm_x", "rod1_cm_y", "rod1_cm_z", "rod2_cm_x", "rod2_cm_y", "rod2_cm_z"};
+  const int index[6] = {0, 1, 2, Dae::kPerBody, Dae::kPerBody + 1, Dae::kPerBody + 2};
+  const double h = 2e-4;
+  double worst = 0.0;
+  for (int step = 1; step <= 5000; ++step) {
+    if (!seed002_rk4_step(dae, (step - 1) * h, y, h)) return -1.0;
+    if (step % 500 != 0) continue;  // every 0.1 s: rows 10, 20, ... of the reference
+    const size_t row = static_cast<size_t>(step / 50);
+    for (int k = 0; k < 6; ++k) worst = std::fmax(worst, std::fabs(y[index[k]] - reference.at(names[k])[row]));
+  }
+  return worst;
+}
+
 // The driven single pendulum's closed form: alpha = pi/4 cos 2t, CM = 2 (0, sin alpha, -cos alpha), and its
 // first two derivatives (y, z components).
 struct Seed002DrivenPendulum {
