@@ -12,7 +12,7 @@ cudaError_t launch_simulate(const SimulateParams& params, int threads_per_block,
     case Method::dopri5: return launch_tree_dopri5(params, threads_per_block, stream);
     case Method::rn4: return launch_tree_rn4(params, threads_per_block, stream);
     case Method::ros2w: return launch_tree_ros2w(params, threads_per_block, stream);
-    case Method::implicit: break;  // in no kernel: the runner refuses it before launching (kernels_take)
+    case Method::implicit: return launch_tree_implicit(params, threads_per_block, stream);
   }
   return cudaErrorInvalidValue;
 }

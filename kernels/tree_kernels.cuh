@@ -15,5 +15,7 @@ cudaError_t launch_tree_rk4(const SimulateParams& params, int threads_per_block,
 cudaError_t launch_tree_dopri5(const SimulateParams& params, int threads_per_block, cudaStream_t stream);
 cudaError_t launch_tree_rn4(const SimulateParams& params, int threads_per_block, cudaStream_t stream);
 cudaError_t launch_tree_ros2w(const SimulateParams& params, int threads_per_block, cudaStream_t stream);
+// In tree_implicit_kernel.cu (the only translation unit compiling the implicit methods for the device).
+cudaError_t launch_tree_implicit(const SimulateParams& params, int threads_per_block, cudaStream_t stream);
 
 }  // namespace myriad::cuda

@@ -28,9 +28,9 @@ namespace myriad {
 
 bool kernels_take(const CompiledModel& model, Method method, std::string* why) {
   std::string reason;
-  if (method == Method::implicit)
-    reason = "the implicit integrators (seed 003's methods and backward Euler) are not compiled into the kernels "
-             "yet; use backend 'cpu'";
+  if (method == Method::implicit && model.constraints.m > 0)
+    reason = "the implicit integrators (seed 003's methods and backward Euler) are compiled into the kernels for "
+             "models without loops only (kernels/tree_implicit_kernel.cu); use backend 'cpu'";
 #ifndef MYRIAD_DEVICE_LOOPS
   else if (model.constraints.m > 0)
     reason = "this build does not compile loop models into the kernels (configure with -DMYRIAD_DEVICE_LOOPS=ON); "
@@ -53,6 +53,10 @@ CudaRunPlan plan_cuda_run(const CompiledModel& model, Method method, const CudaR
                               device_slot_bytes(model, method) <= kThreadLocalSlotBytes;
   plan.specialized = plan.kernel == GpuStrategy::fused && options.kernel == CudaRunOptions::Kernel::specialized &&
                      model.constraints.m == 0;
+  // The implicit methods are in the specialized fused kernel alone (kernels/tree_implicit_kernel.cu); run_ensemble_cuda
+  // refuses them with another strategy or the generic kernel.
+  if (method == Method::implicit) plan.specialized = model.constraints.m == 0 && plan.kernel == GpuStrategy::fused &&
+                                                     options.kernel == CudaRunOptions::Kernel::specialized;
   plan.axis_joints = plan.specialized && model_in_class<AxisJointsClass>(model);
   return plan;
 }
@@ -252,6 +256,10 @@ EnsembleResult run_ensemble_cuda(const CompiledModel& model, const Ensemble& ens
     throw std::invalid_argument("cuda backend: the warp and shared-lu strategies work in whole warps, so threads per "
                                 "block (" + std::to_string(options.threads_per_block) + ") must be a multiple of 32");
   require_cuda_backend(model, spec.method);
+  if (spec.method == Method::implicit &&
+      (options.strategy != GpuStrategy::fused || options.kernel != CudaRunOptions::Kernel::specialized))
+    throw std::invalid_argument("cuda backend: the implicit integrators run in the fused kernel specialized for them "
+                                "(gpu strategy 'fused', the specialized kernel), not with the strategy or kernel asked for");
   size_t memory_budget_bytes = options.memory_budget_bytes;
   const auto start = std::chrono::steady_clock::now();
   const long long n = ensemble.n_instances;

@@ -62,7 +62,8 @@ struct CudaRunPlan {
 };
 
 // Whether this build's kernels run `model` with `method`, device aside: loop models only with MYRIAD_DEVICE_LOOPS;
-// the implicit methods (Method::implicit) in no kernel yet. When not, `why` (if given) says so, ending with the
+// the implicit methods (Method::implicit) on models without loops only, in their specialized fused kernel
+// (kernels/tree_implicit_kernel.cu). When not, `why` (if given) says so, ending with the
 // advice to use backend 'cpu'. O(1).
 bool kernels_take(const CompiledModel& model, Method method, std::string* why = nullptr);
 
@@ -76,7 +77,8 @@ CudaRunPlan plan_cuda_run(const CompiledModel& model, Method method, const CudaR
 // Runs the ensemble on device 0. Results do not depend on the options (an instance advanced a budget at a time
 // computes exactly what it computes in one go). Throws std::runtime_error when the build has no CUDA, no device
 // is present, or a CUDA call fails (naming the call and the CUDA error); std::invalid_argument for
-// threads_per_block outside 1..1024, or not a multiple of 32 with the warp and shared_lu strategies.
+// threads_per_block outside 1..1024, or not a multiple of 32 with the warp and shared_lu strategies, and for the
+// implicit methods with a strategy other than fused or the generic kernel.
 EnsembleResult run_ensemble_cuda(const CompiledModel& model, const Ensemble& ensemble, const RunSpec& spec,
                                  const std::vector<double>& output_times, const CudaRunOptions& options = {});
 

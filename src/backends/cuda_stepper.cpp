@@ -79,6 +79,10 @@ struct CudaStepper::Impl {
 CudaStepper::CudaStepper(const CompiledModel& model, const RunSpec& spec, long long n,
                          const std::vector<FlatInputSlot>& slots, int n_inputs) {
   require_cuda_backend(model, spec.method);
+  if (spec.method == Method::implicit)
+    throw std::runtime_error(
+        "cuda backend: stepping with an implicit integrator is not available on the device (the step kernel is "
+        "compiled without them: kernels/tree_implicit_kernel.cu runs whole runs only); use backend 'cpu'");
   if (model.constraints.m > 0)
     throw std::runtime_error(
         "cuda backend: stepping a model with closed loops is not available on the device (the end of a step "

@@ -11,6 +11,7 @@
 #include "backends/backend.hpp"
 #include "backends/cuda_runner.hpp"
 #include "ensemble/device_slot.hpp"
+#include "integrators/implicit_coefficients.hpp"
 #include "gpu/gpu_runs.hpp"
 #include "support/backend_comparison.hpp"
 #include "support/run_model.hpp"
@@ -363,6 +364,45 @@ TEST(CudaRunPlan, SpecializedKernelForFusedRunsOfTreeModels) {
     EXPECT_FALSE(plan_cuda_run(*pendulum, method, staged).specialized);
     EXPECT_EQ(plan_cuda_run(*pendulum, method, warp).specialized, !rosenbrock_method);
     EXPECT_FALSE(plan_cuda_run(*four_bar, method, fused).specialized);
+  }
+}
+
+// Seed 003's implicit methods run in the fused kernel specialized for them (kernels/tree_implicit_kernel.cu, the one
+// translation unit compiling them for the device) on tree models; loop models are refused, naming why. Host logic.
+TEST(CudaRunPlan, ImplicitMethodsRunInTheirSpecializedKernelOnTreeModels) {
+  const auto pendulum = compile(load_model_file(model_path("stiff_double_pendulum.json")));
+  const auto four_bar = compile(load_model_file(model_path("loops/four_bar.json")));
+  CudaRunOptions fused, generic;
+  generic.kernel = CudaRunOptions::Kernel::generic;
+  EXPECT_TRUE(plan_cuda_run(*pendulum, Method::implicit, fused).specialized);
+  EXPECT_FALSE(plan_cuda_run(*pendulum, Method::implicit, generic).specialized);
+  EXPECT_TRUE(kernels_take(*pendulum, Method::implicit));
+  std::string why;
+  EXPECT_FALSE(kernels_take(*four_bar, Method::implicit, &why));
+  EXPECT_NE(why.find("without loops"), std::string::npos) << why;
+}
+
+// The implicit methods on the device against the cpu backend: 256 instances of the quarter car and of seed 002's
+// double pendulum, LMS3 (rho_inf 0.6: a multistep history), Bathe and ESDIRK4(3)6L; the same equal-step grid and
+// Newton to 1e-10 on both, so the values agree to 1e-8 relative (the GPU contracts multiply-adds).
+TEST(CudaBackend, ImplicitMethodsMatchCpu) {
+  std::string device;
+  if (!cuda_device_available(&device)) GTEST_SKIP() << "no GPU: " << device;
+  for (const char* file : {"quarter_car.json", "double_pendulum_002.json"}) {
+    const Model model = load_model_file(model_path(file));
+    const auto compiled = compile(model);
+    const Ensemble e = spread_first_parameter(model, *compiled, 256);
+    const std::vector<double> times = output_grid(0.0, 0.5, 0.01);
+    for (const ImplicitMethod method : {ImplicitMethod::lms3, ImplicitMethod::bathe, ImplicitMethod::esdirk4_6l}) {
+      RunSpec spec;
+      spec.method = Method::implicit;
+      spec.implicit = implicit_scheme(method, method == ImplicitMethod::esdirk4_6l ? 0.0 : 0.6);
+      spec.h = 1e-3;
+      const EnsembleResult cpu = run_ensemble_cpu(*compiled, e, spec, times, 0);
+      const EnsembleResult gpu = run_ensemble_cuda(*compiled, e, spec, times);
+      SCOPED_TRACE(std::string(file) + " " + implicit_method_name(method));
+      expect_agrees(cpu, gpu, 1e-8, true);
+    }
   }
 }
 
