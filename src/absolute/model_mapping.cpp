@@ -58,8 +58,6 @@ MappedFrame map_frame(const AbsoluteMapping& mapping, int body, const Frame& fra
   return out;
 }
 
-Vec3<double> column(const Mat3<double>& R, const Vec3<double>& v) { return R * v; }
-
 // Unit vectors u, w with (u, w, axis) right-handed and orthonormal.
 void complete_triad(const Vec3<double>& axis, Vec3<double>& u, Vec3<double>& w) {
   const Vec3<double> seed = std::fabs(axis.x) < 0.6 ? Vec3<double>{1.0, 0.0, 0.0} : Vec3<double>{0.0, 1.0, 0.0};
@@ -97,22 +95,22 @@ JointGcons<double> pair_gcons(JointType type, const MappedFrame& F, const Mapped
   const int i = F.body, j = M.body;
   switch (type) {
     case JointType::revolute:
-      return revolute_joint<double>(i, F.origin, column(F.R, t.u), column(F.R, t.w), j, M.origin,
-                                    column(M.R, t.axis));
+      return revolute_joint<double>(i, F.origin, F.R * t.u, F.R * t.w, j, M.origin,
+                                    M.R * t.axis);
     case JointType::prismatic:
-      return translational_joint<double>(i, F.origin, column(F.R, t.u), column(F.R, t.w), j, M.origin,
-                                         column(M.R, t.axis), column(M.R, t.w));
+      return translational_joint<double>(i, F.origin, F.R * t.u, F.R * t.w, j, M.origin,
+                                         M.R * t.axis, M.R * t.w);
     case JointType::cylindrical:
-      return cylindrical_joint<double>(i, F.origin, column(F.R, t.u), column(F.R, t.w), j, M.origin,
-                                       column(M.R, t.axis));
+      return cylindrical_joint<double>(i, F.origin, F.R * t.u, F.R * t.w, j, M.origin,
+                                       M.R * t.axis);
     case JointType::universal:
-      return universal_joint<double>(i, F.origin, column(F.R, t.axis), j, M.origin,
-                                     column(M.R, unit_vector3(axis2)));
+      return universal_joint<double>(i, F.origin, F.R * t.axis, j, M.origin,
+                                     M.R * unit_vector3(axis2));
     case JointType::spherical: return spherical_joint<double>(i, F.origin, j, M.origin);
     case JointType::planar: {
-      JointGcons<double> joint = perpendicular_1<double>(i, column(F.R, t.u), column(F.R, t.w), j,
-                                                         column(M.R, t.axis));
-      joint.gcons[joint.count++] = make_dp2<double>(i, column(F.R, t.axis), F.origin, j, M.origin, 0.0);
+      JointGcons<double> joint = perpendicular_1<double>(i, F.R * t.u, F.R * t.w, j,
+                                                         M.R * t.axis);
+      joint.gcons[joint.count++] = make_dp2<double>(i, F.R * t.axis, F.origin, j, M.origin, 0.0);
       return joint;
     }
     case JointType::fixed: {
@@ -120,7 +118,7 @@ JointGcons<double> pair_gcons(JointType type, const MappedFrame& F, const Mapped
       const Vec3<double> e[3] = {{1.0, 0.0, 0.0}, {0.0, 1.0, 0.0}, {0.0, 0.0, 1.0}};
       for (int k = 0; k < 3; ++k)  // M's axis k perpendicular to F's axis k + 1: the three relative rotations
         joint.gcons[joint.count++] =
-            make_dp1<double>(i, column(F.R, e[(k + 1) % 3]), j, column(M.R, e[k]), 0.0);
+            make_dp1<double>(i, F.R * e[(k + 1) % 3], j, M.R * e[k], 0.0);
       return joint;
     }
     case JointType::free: break;
@@ -179,7 +177,7 @@ AbsoluteMapping map_to_absolute(const Model& model) {
       case LoopType::cut_planar_revolute: {
         const Triad t = triad(loop.axis);
         add(mapping, what,
-            perpendicular_2<double>(F.body, column(F.R, t.u), column(F.R, t.w), F.origin, M.body, M.origin));
+            perpendicular_2<double>(F.body, F.R * t.u, F.R * t.w, F.origin, M.body, M.origin));
         break;
       }
       default: break;
@@ -193,9 +191,9 @@ AbsoluteMapping map_to_absolute(const Model& model) {
     const MappedFrame M = map_frame(mapping, joint.child, joint.child_frame);
     const Triad t = triad(joint.axis);
     if (joint.type == JointType::revolute) {  // u_F . u_M = cos q (seed 002 sec. 4.2's rheonomic DP1)
-      add(mapping, what, driven(make_dp1<double>(F.body, column(F.R, t.u), M.body, column(M.R, t.u), 0.0), d));
+      add(mapping, what, driven(make_dp1<double>(F.body, F.R * t.u, M.body, M.R * t.u, 0.0), d));
     } else if (joint.type == JointType::prismatic) {  // axis_F . (F -> M) = q
-      add(mapping, what, driven(make_dp2<double>(F.body, column(F.R, t.axis), F.origin, M.body, M.origin, 0.0), d));
+      add(mapping, what, driven(make_dp2<double>(F.body, F.R * t.axis, F.origin, M.body, M.origin, 0.0), d));
     } else {
       mapping.unmapped.push_back(what + ": only revolute and prismatic coordinates have a GCON driver here");
     }

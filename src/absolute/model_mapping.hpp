@@ -114,15 +114,12 @@ std::vector<double> absolute_state(const AbsoluteMapping& mapping, const std::ve
     q.insert(q.end(), {bodies[b].p_cm.x, bodies[b].p_cm.y, bodies[b].p_cm.z});
     rates.insert(rates.end(), {bodies[b].v_cm.x, bodies[b].v_cm.y, bodies[b].v_cm.z});
     if (Rep::kNormalized) {  // omega-bar = 2 G(p) p', G G^T = I, G p = 0: p' = G^T omega-bar / 2
-      Quat<double> p = quat_from_rotation(A);
-      if (p.w < 0.0) p = Quat<double>{-p.w, -p.x, -p.y, -p.z};
+      const Quat<double> p = euler_parameters_of(A);
       const Quat<double> p_dot = transpose_times(euler_parameter_g(p), 0.5 * omega_bar);
       q.insert(q.end(), {p.w, p.x, p.y, p.z});
       rates.insert(rates.end(), {p_dot.w, p_dot.x, p_dot.y, p_dot.z});
-    } else {  // A = Rz(phi) Rx(theta) Rz(psi): A_22 = cos theta, A_02 = sin phi sin theta, A_12 = -cos phi sin
-              // theta, A_20 = sin theta sin psi, A_21 = sin theta cos psi
-      const EulerAngles<double> e{std::atan2(A(0, 2), -A(1, 2)), std::acos(std::fmax(-1.0, std::fmin(1.0, A(2, 2)))),
-                                  std::atan2(A(2, 0), A(2, 1))};
+    } else {
+      const EulerAngles<double> e = euler_angles_of(A);
       const EulerAngles<double> e_dot = euler_angle_rate(e, omega_bar);
       q.insert(q.end(), {e.phi, e.theta, e.psi});
       rates.insert(rates.end(), {e_dot.phi, e_dot.theta, e_dot.psi});

@@ -21,6 +21,8 @@
 // = -A s-bar~ (eq. 13a). Every function here is O(1), allocation- and exception-free, host+device, and
 // templated on the scalar (double, Dual); nothing here throws or fails except where a comment says a map is
 // singular.
+#include <cmath>
+
 #include "core/hd.hpp"
 #include "core/scalar.hpp"
 #include "spatial/mat3.hpp"
@@ -251,6 +253,12 @@ MYRIAD_HD_INLINE S euler_parameter_normalization_gamma(const Quat<S>& p_dot) {
   return -(p_dot.w * p_dot.w + p_dot.x * p_dot.x + p_dot.y * p_dot.y + p_dot.z * p_dot.z);
 }
 
+// The Euler parameters of a rotation matrix (eq. 22 inverted), with e0 >= 0 (p and -p are the same rotation).
+MYRIAD_HD_INLINE Quat<double> euler_parameters_of(const Mat3<double>& A) {
+  const Quat<double> p = quat_from_rotation(A);
+  return p.w < 0.0 ? Quat<double>{-p.w, -p.x, -p.y, -p.z} : p;
+}
+
 // ============================== re: ZXZ Euler angles (seed 002 sec. 2.3) ==============================
 
 namespace absolute_detail {
@@ -339,6 +347,14 @@ MYRIAD_HD_INLINE Vec3<S> global_angular_velocity(const EulerAngles<S>& e, const 
   scalar_sincos(e.theta, s2, c2);
   return Vec3<S>{s1 * s2 * e_dot.psi + c1 * e_dot.theta, s1 * e_dot.theta - c1 * s2 * e_dot.psi,
                  e_dot.phi + c2 * e_dot.psi};
+}
+
+// The ZXZ angles of a rotation matrix A = Rz(phi) Rx(theta) Rz(psi), whose third column is (sin phi sin theta,
+// -cos phi sin theta, cos theta) and third row (sin theta sin psi, sin theta cos psi, cos theta): theta in [0, pi];
+// at theta = 0 or pi (the gimbal lock) phi and psi are not separable and the result is one of the choices.
+MYRIAD_HD_INLINE EulerAngles<double> euler_angles_of(const Mat3<double>& A) {
+  const double sin_theta = std::hypot(A.m[0][2], A.m[1][2]);
+  return {std::atan2(A.m[0][2], -A.m[1][2]), std::atan2(sin_theta, A.m[2][2]), std::atan2(A.m[2][0], A.m[2][1])};
 }
 
 // The inverse of eq. 43b: epsilon' from omega-bar. Singular where sin(theta) = 0 (the ZXZ gimbal lock: phi

@@ -108,20 +108,17 @@ inline Mat3<double> seed002_renamed_orientation(const Mat3<double>& A_old) {
   return A_old * rotation_matrix(Quat<double>{0.5, 0.5, 0.5, 0.5});
 }
 
-// Appends one body's coordinates: its centre of mass r, then the orientation A as Euler parameters (rp, w >=
-// 0) or ZXZ angles (re: A = Rz(phi) Rx(theta) Rz(psi), whose third column is (sin phi sin theta, -cos phi sin
-// theta, cos theta) and third row (sin theta sin psi, sin theta cos psi, cos theta); theta in (0, pi), which
-// the frames above keep away from its ends).
+// Appends one body's coordinates: its centre of mass r, then the orientation A as Euler parameters (rp, e0 >=
+// 0) or ZXZ angles (re, theta in (0, pi), which the frames above keep away from its ends).
 template <class Rep>
 void append_seed002_body(std::vector<double>& q, const Vec3<double>& r, const Mat3<double>& A) {
   q.insert(q.end(), {r.x, r.y, r.z});
   if (Rep::kNormalized) {
-    const Quat<double> p = quat_from_rotation(A);
+    const Quat<double> p = euler_parameters_of(A);
     q.insert(q.end(), {p.w, p.x, p.y, p.z});
   } else {
-    const double sin_theta = std::hypot(A.m[0][2], A.m[1][2]);
-    q.insert(q.end(), {std::atan2(A.m[0][2], -A.m[1][2]), std::atan2(sin_theta, A.m[2][2]),
-                       std::atan2(A.m[2][0], A.m[2][1])});
+    const EulerAngles<double> e = euler_angles_of(A);
+    q.insert(q.end(), {e.phi, e.theta, e.psi});
   }
 }
 

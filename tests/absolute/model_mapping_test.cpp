@@ -29,23 +29,35 @@ struct MappingState {
   std::vector<Vec3<double>> r_dot, omega_bar;
 };
 
+// Every model body's world state from the joint-coordinate engine's host kinematics.
+std::vector<WorldBodyState> mapping_world_states(const Model& model, const Eigen::VectorXd& q,
+                                                 const Eigen::VectorXd& v) {
+  std::vector<WorldBodyState> states;
+  for (const kinematics::BodyKinematics& b : kinematics::body_kinematics(model, q, v)) {
+    WorldBodyState state;
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j) state.R_WB(i, j) = b.R_WB(i, j);
+    state.p_cm = {b.p_WBcm.x(), b.p_WBcm.y(), b.p_WBcm.z()};
+    state.v_cm = {b.v_WBcm_W.x(), b.v_WBcm_W.y(), b.v_WBcm_W.z()};
+    state.w = {b.w_WB_W.x(), b.w_WB_W.y(), b.w_WB_W.z()};
+    states.push_back(state);
+  }
+  return states;
+}
+
 // Every body's absolute pose and velocity (rA: r, A, r', omega-bar) from the model's own kinematics.
 MappingState mapping_state(const Model& model, const AbsoluteMapping& mapping, const Eigen::VectorXd& q,
                            const Eigen::VectorXd& v) {
-  const std::vector<kinematics::BodyKinematics> bodies = kinematics::body_kinematics(model, q, v);
+  const std::vector<WorldBodyState> bodies = mapping_world_states(model, q, v);
   MappingState s;
   s.pose.push_back({Vec3<double>{0.0, 0.0, 0.0}, Mat3<double>::identity()});
   s.r_dot.push_back({0.0, 0.0, 0.0});
   s.omega_bar.push_back({0.0, 0.0, 0.0});
   for (size_t b = 0; b < bodies.size(); ++b) {
-    Mat3<double> R_WB;
-    for (int i = 0; i < 3; ++i)
-      for (int j = 0; j < 3; ++j) R_WB(i, j) = bodies[b].R_WB(i, j);
-    const Mat3<double> A = R_WB * mapping.bodies[b].R_BP;
-    const Vec3<double> w{bodies[b].w_WB_W.x(), bodies[b].w_WB_W.y(), bodies[b].w_WB_W.z()};
-    s.pose.push_back({Vec3<double>{bodies[b].p_WBcm.x(), bodies[b].p_WBcm.y(), bodies[b].p_WBcm.z()}, A});
-    s.r_dot.push_back({bodies[b].v_WBcm_W.x(), bodies[b].v_WBcm_W.y(), bodies[b].v_WBcm_W.z()});
-    s.omega_bar.push_back(transpose_times(A, w));
+    const Mat3<double> A = bodies[b].R_WB * mapping.bodies[b].R_BP;
+    s.pose.push_back({bodies[b].p_cm, A});
+    s.r_dot.push_back(bodies[b].v_cm);
+    s.omega_bar.push_back(transpose_times(A, bodies[b].w));
   }
   return s;
 }
@@ -181,17 +193,8 @@ void mapping_check_double_pendulum_file() {
   const AbsoluteModel<2, 10> absolute = absolute_model<2, 10>(mapping);
   AbsoluteDae<Rep, 2, 10> dae;
   dae.model = &absolute;
-  std::vector<WorldBodyState> bodies;
-  for (const kinematics::BodyKinematics& b :
-       kinematics::body_kinematics(model, kinematics::initial_q(model), kinematics::initial_v(model))) {
-    WorldBodyState state;
-    for (int i = 0; i < 3; ++i)
-      for (int j = 0; j < 3; ++j) state.R_WB(i, j) = b.R_WB(i, j);
-    state.p_cm = {b.p_WBcm.x(), b.p_WBcm.y(), b.p_WBcm.z()};
-    state.v_cm = {b.v_WBcm_W.x(), b.v_WBcm_W.y(), b.v_WBcm_W.z()};
-    state.w = {b.w_WB_W.x(), b.w_WB_W.y(), b.w_WB_W.z()};
-    bodies.push_back(state);
-  }
+  const std::vector<WorldBodyState> bodies =
+      mapping_world_states(model, kinematics::initial_q(model), kinematics::initial_v(model));
   std::vector<double> y = absolute_state<Rep>(mapping, bodies);
   double phi[AbsoluteDae<Rep, 2, 10>::NZ], jacobian[AbsoluteDae<Rep, 2, 10>::NZ * AbsoluteDae<Rep, 2, 10>::NQ];
   dae.constraint_rows(0.0, y.data(), phi, jacobian);
