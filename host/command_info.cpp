@@ -101,6 +101,8 @@ void print_absolute_mapping(const Model& model) {
   for (const GconSource& source : mapping.sources)
     std::cout << "  " << std::left << std::setw(static_cast<int>(width + 2)) << source.what
               << gcon_counts_text(source.counts) << '\n';
+  if (!mapping.rsdas.empty())
+    std::cout << "  " << mapping.rsdas.size() << " rotational spring-damper(s) as generalized forces\n";
   for (const std::string& line : mapping.unmapped) std::cout << "  " << line << '\n';
 }
 

@@ -16,12 +16,14 @@
 // u), c_b = (d/do grad_u L(o, u)) u - grad_o L(o, u). That is 4 G^T J G p'' and the velocity terms of eqs. 39d
 // and 43c, derived here by dual numbers rather than typed from the seed's printed forms (which carry OCR
 // damage). The seed's bodies have principal axes along their frames and their origin at the centre of mass;
-// applied forces are gravity only, so Q_b = 0.
+// applied forces are gravity and the model's rotational spring-damper-actuators (absolute/absolute_forces.hpp:
+// Q_b on the orientation coordinates, at the anchors the model holds).
 //
 // Host and device; NB and NC are compile-time sizes so that the Jacobians can be taken on dual numbers of
 // fixed width (integrators/dual_residual_jacobians.hpp).
 #include <cmath>
 
+#include "absolute/absolute_forces.hpp"
 #include "absolute/constraint_primitives.hpp"
 #include "absolute/rotation_representation.hpp"
 #include "core/dual.hpp"
@@ -91,6 +93,8 @@ struct AbsoluteModel {
   Gcon<double> gcons[NC];
   CosineDriver drivers[kMaxAbsoluteDrivers];
   Vec3<double> gravity = {0.0, 0.0, -9.81};
+  AbsoluteRsda rsdas[kMaxAbsoluteRsdas];
+  int rsda_count = 0;
 };
 
 template <class Rep, int NB, int NC>
@@ -169,6 +173,10 @@ struct AbsoluteDae {
       if (Rep::kNormalized)  // Phi_p^T lambda^p with Phi = 1/2 (p^T p - 1)
         for (int k = 0; k < K; ++k) dyn[o + 3 + k] += q[o + 3 + k] * z[NC + b];
     }
+    S applied[NQ];
+    for (int i = 0; i < NQ; ++i) applied[i] = S(0.0);
+    add_applied_forces(q, v, applied);
+    for (int i = 0; i < NQ; ++i) dyn[i] -= applied[i];
     S* phi = r + 2 * NQ;
     for (int c = 0; c < NC; ++c) {
       const Gcon<S> g = gcon_cast<S>(model->gcons[c]);
@@ -205,60 +213,90 @@ struct AbsoluteDae {
     return dual_residual_jacobians<NY, NZ>(*this, t, y, ydot, z, r, r_y, r_ydot, r_z);
   }
 
-  // Forward dynamics at (t, q, v) (the index-1 system): [M Phi_q^T; Phi_q 0] (q'', lambda) = (-h, gamma), where
+  // The force elements' generalized forces at (q, v), added to Q (NQ; gravity is not among them).
+  template <class S>
+  MYRIAD_HD void add_applied_forces(const S* q, const S* v, S* Q) const {
+    for (int e = 0; e < model->rsda_count; ++e) {
+      const AbsoluteRsda& f = model->rsdas[e];
+      const auto part = [](auto* x, int body) { return body > 0 ? x + (body - 1) * kPerBody + 3 : nullptr; };
+      add_rsda_force<Rep>(f, part(q, f.body_i), part(v, f.body_i), part(q, f.body_j), part(v, f.body_j),
+                          part(Q, f.body_i), part(Q, f.body_j));
+    }
+  }
+
+  // The mass matrix block of a body's orientation coordinates at o (K x K, row-major): M(o) e_col =
+  // rotational_terms(o, 0, e_col), since L is quadratic in the rates (c(o, 0) = 0).
+  template <class S>
+  MYRIAD_HD static void rotational_mass(const S* o, const Vec3<double>& J, S* M) {
+    S zero[K];
+    for (int k = 0; k < K; ++k) zero[k] = S(0.0);
+    for (int col = 0; col < K; ++col) {
+      S unit[K], column[K];
+      for (int k = 0; k < K; ++k) unit[k] = S(k == col ? 1.0 : 0.0);
+      rotational_terms(o, zero, unit, J, column);
+      for (int k = 0; k < K; ++k) M[k * K + col] = column[k];
+    }
+  }
+
+  // Forward dynamics at (t, q, v) (the index-1 system): [M Phi_q^T; Phi_q 0] (q'', lambda) = (Q - h, gamma), where
   // M and h (the dynamic rows at q'' = 0, lambda = 0: gravity and the velocity terms) come body by body from
-  // rotational_terms in doubles, Phi_q from the GCON rows (and p^T for the normalizations), gamma from the GCONs
-  // (and -p'^T p'). Writes q'' (NQ) and z (NZ). Cheap enough to integrate as an ODE: no NY-wide dual numbers.
-  // Cost: O(NB K^2 + NC) evaluations and an O((NQ + NZ)^3) LU. False if the matrix is singular (re at
-  // sin(theta) = 0) or a value is not finite.
-  MYRIAD_HD bool accelerations(double t, const double* y, double* q_ddot, double* z) const {
-    const double* q = y;
-    const double* v = y + NQ;
+  // rotational_terms, Q from the force elements, Phi_q from the GCON rows (and p^T for the normalizations), gamma
+  // from the GCONs (and -p'^T p'). Writes q'' (NQ) and z (NZ). Any scalar S: on dual numbers it differentiates
+  // the accelerations (absolute/state_space.hpp's integration Jacobians). Cheap enough to integrate as an ODE: no
+  // NY-wide dual numbers. Cost: O(NB K^2 + NC) evaluations and an O((NQ + NZ)^3) LU. False if the matrix is
+  // singular (re at sin(theta) = 0) or a value is not finite.
+  template <class S>
+  MYRIAD_HD bool accelerations_of(double t, const S* q, const S* v, S* q_ddot, S* z) const {
     constexpr int N = NQ + NZ;
-    double A[N * N], b[N];
+    S A[N * N], b[N];
     int pivots[N];
-    for (int i = 0; i < N * N; ++i) A[i] = 0.0;
+    for (int i = 0; i < N * N; ++i) A[i] = S(0.0);
+    for (int i = 0; i < NQ; ++i) b[i] = S(0.0);
+    add_applied_forces(q, v, b);
     for (int body = 0; body < NB; ++body) {
       const int o = body * kPerBody;
       const double m = model->mass[body];
-      for (int k = 0; k < 3; ++k) A[(o + k) * N + o + k] = m;
-      b[o + 0] = m * model->gravity.x, b[o + 1] = m * model->gravity.y, b[o + 2] = m * model->gravity.z;
-      double zero[K] = {}, c[K];
+      for (int k = 0; k < 3; ++k) A[(o + k) * N + o + k] = S(m);
+      b[o + 0] += S(m * model->gravity.x), b[o + 1] += S(m * model->gravity.y), b[o + 2] += S(m * model->gravity.z);
+      S zero[K], c[K], M[K * K];
+      for (int k = 0; k < K; ++k) zero[k] = S(0.0);
       rotational_terms(q + o + 3, v + o + 3, zero, model->inertia[body], c);
-      for (int k = 0; k < K; ++k) b[o + 3 + k] = -c[k];
-      for (int col = 0; col < K; ++col) {  // M e_col = terms(a = e_col) - c
-        double unit[K] = {}, column[K];
-        unit[col] = 1.0;
-        rotational_terms(q + o + 3, v + o + 3, unit, model->inertia[body], column);
-        for (int k = 0; k < K; ++k) A[(o + 3 + k) * N + o + 3 + col] = column[k] - c[k];
+      rotational_mass(q + o + 3, model->inertia[body], M);
+      for (int k = 0; k < K; ++k) {
+        b[o + 3 + k] -= c[k];
+        for (int col = 0; col < K; ++col) A[(o + 3 + k) * N + o + 3 + col] = M[k * K + col];
       }
     }
-    double phi[NZ], jacobian[NZ * NQ];
-    constraint_rows(t, q, phi, jacobian);
+    S phi[NZ], jacobian[NZ * NQ];
+    constraint_rows_of(t, q, phi, jacobian);
     for (int c = 0; c < NZ; ++c) {
       for (int j = 0; j < NQ; ++j) A[(NQ + c) * N + j] = jacobian[c * NQ + j], A[j * N + NQ + c] = jacobian[c * NQ + j];
-      b[NQ + c] = constraint_gamma(t, y, c);
+      b[NQ + c] = constraint_gamma_of(t, q, v, c);
     }
-    if (!lu_factor(N, A, pivots)) return false;
-    lu_solve(N, A, pivots, b);
+    if (!detail::lu_factor_impl(N, A, pivots)) return false;
+    detail::lu_solve_impl(N, A, pivots, b);
     for (int i = 0; i < NQ; ++i) q_ddot[i] = b[i];
     for (int c = 0; c < NZ; ++c) z[c] = b[NQ + c];
     for (int i = 0; i < N; ++i)
-      if (!std::isfinite(b[i])) return false;
+      if (!is_finite(value_of(b[i]))) return false;
     return true;
+  }
+  MYRIAD_HD bool accelerations(double t, const double* y, double* q_ddot, double* z) const {
+    return accelerations_of(t, y, y + NQ, q_ddot, z);
   }
 
   // The algebraic rows at (t, q): phi (NZ: the GCONs, then the rp normalizations) and their Jacobian Phi_q
-  // (NZ x NQ, row-major) from the GCON rows (seed 002 Table 2, eqs. 20, 26) and p^T. O(NZ NQ).
-  MYRIAD_HD void constraint_rows(double t, const double* q, double* phi, double* jacobian) const {
-    for (int i = 0; i < NZ * NQ; ++i) jacobian[i] = 0.0;
+  // (NZ x NQ, row-major) from the GCON rows (seed 002 Table 2, eqs. 20, 26) and p^T. O(NZ NQ). Any scalar.
+  template <class S>
+  MYRIAD_HD void constraint_rows_of(double t, const S* q, S* phi, S* jacobian) const {
+    for (int i = 0; i < NZ * NQ; ++i) jacobian[i] = S(0.0);
     for (int c = 0; c < NC; ++c) {
-      const Gcon<double>& g = model->gcons[c];
-      const auto row = gcon_row(g, pose(q, g.body_i), pose(q, g.body_j), driving_value<double>(g, t));
+      const Gcon<S> g = gcon_cast<S>(model->gcons[c]);
+      const auto row = gcon_row(g, pose(q, g.body_i), pose(q, g.body_j), driving_value<S>(model->gcons[c], t));
       phi[c] = row.phi;
-      auto place = [&](int body, const Vec3<double>& r_part, const double* o_part) {
+      auto place = [&](int body, const Vec3<S>& r_part, const S* o_part) {
         if (body == 0) return;
-        double* out = jacobian + c * NQ + (body - 1) * kPerBody;
+        S* out = jacobian + c * NQ + (body - 1) * kPerBody;
         out[0] += r_part.x, out[1] += r_part.y, out[2] += r_part.z;
         for (int k = 0; k < K; ++k) out[3 + k] += o_part[k];
       };
@@ -267,10 +305,13 @@ struct AbsoluteDae {
     }
     if (Rep::kNormalized)
       for (int body = 0; body < NB; ++body) {
-        const double* p = q + body * kPerBody + 3;
-        phi[NC + body] = 0.5 * (p[0] * p[0] + p[1] * p[1] + p[2] * p[2] + p[3] * p[3] - 1.0);
+        const S* p = q + body * kPerBody + 3;
+        phi[NC + body] = S(0.5) * (p[0] * p[0] + p[1] * p[1] + p[2] * p[2] + p[3] * p[3] - S(1.0));
         for (int k = 0; k < K; ++k) jacobian[(NC + body) * NQ + body * kPerBody + 3 + k] = p[k];
       }
+  }
+  MYRIAD_HD void constraint_rows(double t, const double* q, double* phi, double* jacobian) const {
+    constraint_rows_of(t, q, phi, jacobian);
   }
 
   // nu of algebraic row c: f'(t) of a driven GCON, 0 otherwise (eqs. 17, 21, 27).
@@ -284,33 +325,34 @@ struct AbsoluteDae {
     return accelerations(t, y, ydot + NQ, z);
   }
 
-  // gamma of algebraic row c (GCON c, or body c - NC's normalization), so that Phi_q q'' = gamma.
-  MYRIAD_HD double constraint_gamma(double t, const double* y, int c) const {
-    const double* q = y;
-    const double* v = y + NQ;
+  // gamma of algebraic row c (GCON c, or body c - NC's normalization), so that Phi_q q'' = gamma. Any scalar.
+  template <class S>
+  MYRIAD_HD S constraint_gamma_of(double t, const S* q, const S* v, int c) const {
     if (c >= NC) {
-      const double* p_dot = v + (c - NC) * kPerBody + 3;
+      const S* p_dot = v + (c - NC) * kPerBody + 3;
       return -(p_dot[0] * p_dot[0] + p_dot[1] * p_dot[1] + p_dot[2] * p_dot[2] + p_dot[3] * p_dot[3]);
     }
-    const Gcon<double>& g = model->gcons[c];
-    using O = typename Rep::template Orientation<double>;
-    const double zero_rates[4] = {0.0, 0.0, 0.0, 0.0};
+    const Gcon<S> g = gcon_cast<S>(model->gcons[c]);
+    using O = typename Rep::template Orientation<S>;
     auto velocity = [&](int body) {
-      AbsoluteVelocity<double, O> out;
+      AbsoluteVelocity<S, O> out;
       if (body == 0) {
-        out.r_dot = Vec3<double>{0.0, 0.0, 0.0};
+        const S zero_rates[4] = {S(0.0), S(0.0), S(0.0), S(0.0)};
+        out.r_dot = Vec3<S>{S(0.0), S(0.0), S(0.0)};
         out.orientation_rate = Rep::orientation(zero_rates);
       } else {
-        const double* w = v + (body - 1) * kPerBody;
-        out.r_dot = Vec3<double>{w[0], w[1], w[2]};
+        const S* w = v + (body - 1) * kPerBody;
+        out.r_dot = Vec3<S>{w[0], w[1], w[2]};
         out.orientation_rate = Rep::orientation(w + 3);
       }
       return out;
     };
     return gcon_gamma(g, pose(q, g.body_i), velocity(g.body_i), pose(q, g.body_j), velocity(g.body_j),
-                      driving_value<double>(g, t));
+                      driving_value<S>(model->gcons[c], t));
   }
-
+  MYRIAD_HD double constraint_gamma(double t, const double* y, int c) const {
+    return constraint_gamma_of(t, y, y + NQ, c);
+  }
 };
 
 }  // namespace myriad

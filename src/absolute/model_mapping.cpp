@@ -4,7 +4,9 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "constraints/model_kinematics.hpp"
 #include "model/model_geometry.hpp"
+#include "model/time_function_packing.hpp"
 
 namespace myriad {
 
@@ -140,6 +142,25 @@ Vec3<double> absolute_direction(const AbsoluteMapping& mapping, int body, const 
   return body < 0 ? a : transpose_times(mapping.bodies[static_cast<size_t>(body)].R_BP, a);
 }
 
+std::vector<WorldBodyState> world_body_states(const Model& model, const std::vector<double>& q,
+                                              const std::vector<double>& v) {
+  const Eigen::VectorXd q_model = q.empty() ? kinematics::initial_q(model)
+                                            : Eigen::Map<const Eigen::VectorXd>(q.data(), static_cast<Eigen::Index>(q.size()));
+  const Eigen::VectorXd v_model = v.empty() ? kinematics::initial_v(model)
+                                            : Eigen::Map<const Eigen::VectorXd>(v.data(), static_cast<Eigen::Index>(v.size()));
+  std::vector<WorldBodyState> states;
+  for (const kinematics::BodyKinematics& b : kinematics::body_kinematics(model, q_model, v_model)) {
+    WorldBodyState state;
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j) state.R_WB(i, j) = b.R_WB(i, j);
+    state.p_cm = {b.p_WBcm.x(), b.p_WBcm.y(), b.p_WBcm.z()};
+    state.v_cm = {b.v_WBcm_W.x(), b.v_WBcm_W.y(), b.v_WBcm_W.z()};
+    state.w = {b.w_WB_W.x(), b.w_WB_W.y(), b.w_WB_W.z()};
+    states.push_back(state);
+  }
+  return states;
+}
+
 std::string gcon_counts_text(const GconCounts& c) {
   return std::to_string(c.cd) + " CD, " + std::to_string(c.dp1) + " DP1, " + std::to_string(c.dp2) + " DP2, " +
          std::to_string(c.d) + " D";
@@ -197,6 +218,26 @@ AbsoluteMapping map_to_absolute(const Model& model) {
     } else {
       mapping.unmapped.push_back(what + ": only revolute and prismatic coordinates have a GCON driver here");
     }
+  }
+  for (const ForceElement& force : model.forces) {
+    const std::string what = "force '" + force.name + "' (" + force_type_name(force.type) + ")";
+    if (force.type != ForceType::rsda) {
+      mapping.unmapped.push_back(what + ": the absolute engine has rotational spring-dampers only");
+      continue;
+    }
+    const Joint& joint = model.joints[static_cast<size_t>(force.joint)];
+    const MappedFrame F = map_frame(mapping, joint.parent, joint.parent_frame);
+    const MappedFrame M = map_frame(mapping, joint.child, joint.child_frame);
+    const Triad t = triad(joint.axis);
+    const double q0 = joint.initial_position.empty() ? 0.0 : joint.initial_position[0].value;
+    AbsoluteRsda e;
+    e.body_i = F.body, e.body_j = M.body;
+    e.axis_bar_i = F.R * t.axis, e.reference_bar_i = F.R * t.u, e.reference_bar_j = M.R * t.u;
+    e.stiffness = force.stiffness.value, e.damping = force.damping.value;
+    e.zero_angle = rsda_effective_zero_angle(force.zero_angle.value, q0, force.shortest_initial_deflection);
+    e.unwrapped_anchor = q0, e.wrapped_anchor = wrap_to_pi(q0);
+    mapping.rsdas.push_back(e);
+    if (force.has_actuator) mapping.unmapped.push_back(what + ": its actuator torque is not mapped");
   }
   mapping.counts = count_gcons(mapping.gcons.data(), static_cast<int>(mapping.gcons.size()));
   return mapping;

@@ -25,6 +25,10 @@
 // rod's mass is the joint-coordinate engine's; here it is a massless distance). Drivers: a revolute coordinate as
 // the seed drives its mechanisms, DP1(u_F, u_M) = cos(q(t)) (rheonomic); a prismatic one as DP2(axis_F, F -> M) =
 // q(t). Their Gcon::driver is the model's driver index; the time function itself stays the model's.
+// Force elements: an rsda on a revolute joint becomes the absolute engine's RSDA (absolute/absolute_forces.hpp)
+// about the joint axis, its angle measured from F's u to M's u (= the joint coordinate), zero angle as the joint
+// engine takes it (model/time_function_packing.hpp: shifted by whole turns for "shortest"), anchored at the
+// joint's initial angle; other force elements (and an rsda's actuator) are listed as unmapped.
 //
 // Host only; the model must have had its parameters applied (every Number literal). O(bodies + joints + loops).
 #include <string>
@@ -58,6 +62,7 @@ struct AbsoluteMapping {
   std::vector<AbsoluteBodyMapping> bodies;  // body b of the model is absolute body b + 1
   std::vector<Gcon<double>> gcons;          // joints (model order), then loops, then drivers
   std::vector<GconSource> sources;          // in the same order, one per joint, loop and driver
+  std::vector<AbsoluteRsda> rsdas;          // the model's rsda force elements, in model order
   std::vector<std::string> unmapped;        // what produced no GCON and why (free joints, unsupported drivers)
   GconCounts counts{};                      // over `gcons`
   Vec3<double> gravity{};                   // the model's
@@ -76,7 +81,7 @@ Vec3<double> absolute_direction(const AbsoluteMapping& mapping, int body, const 
 std::string gcon_counts_text(const GconCounts& counts);
 
 // The mapping as the absolute engine's model (absolute/absolute_dynamics.hpp) with compile-time sizes NB, NC, which
-// must be the mapping's (std::invalid_argument otherwise). The drivers' CosineDriver forms are the caller's: a model's
+// must be the mapping's, and its RSDAs (at most kMaxAbsoluteRsdas) (std::invalid_argument otherwise). The drivers' CosineDriver forms are the caller's: a model's
 // time functions are richer than the engine's drivers (a ramp q = omega t is CosineDriver{0, 1, omega} on the
 // revolute driver's DP1 value cos q). O(NB + NC).
 template <int NB, int NC>
@@ -92,6 +97,12 @@ AbsoluteModel<NB, NC> absolute_model(const AbsoluteMapping& mapping) {
   }
   for (int c = 0; c < NC; ++c) model.gcons[c] = mapping.gcons[static_cast<size_t>(c)];
   model.gravity = mapping.gravity;
+  if (mapping.rsdas.size() > static_cast<size_t>(kMaxAbsoluteRsdas))
+    throw std::invalid_argument("absolute_model: the mapping has " + std::to_string(mapping.rsdas.size()) +
+                                " rotational spring-dampers, more than the engine's " +
+                                std::to_string(kMaxAbsoluteRsdas));
+  model.rsda_count = static_cast<int>(mapping.rsdas.size());
+  for (int e = 0; e < model.rsda_count; ++e) model.rsdas[e] = mapping.rsdas[static_cast<size_t>(e)];
   return model;
 }
 
@@ -101,6 +112,12 @@ struct WorldBodyState {
   Vec3<double> p_cm, v_cm;  // the centre of mass and its velocity
   Vec3<double> w;          // angular velocity, world axes
 };
+
+// Every model body's world state at joint coordinates q and velocities v (the model's own; empty: its initial
+// ones), by the joint-coordinate engine's host kinematics (constraints/model_kinematics.hpp): the start of an
+// absolute run of a model file. Throws as that kinematics does (std::invalid_argument for wrong sizes).
+std::vector<WorldBodyState> world_body_states(const Model& model, const std::vector<double>& q = {},
+                                              const std::vector<double>& v = {});
 
 // The absolute engine's y = (q, q') for representation Rep (rp: r and Euler parameters p with w >= 0; re: r and the
 // ZXZ angles, theta in (0, pi)) of the mapped bodies in the given states. O(bodies).

@@ -18,6 +18,7 @@
 #include "absolute/absolute_kinematics.hpp"
 #include "absolute/joint_recipes.hpp"
 #include "absolute/rotation_matrix_dynamics.hpp"
+#include "absolute/rotation_matrix_kinematics.hpp"
 #include "spatial/quaternion.hpp"
 
 namespace myriad {
@@ -108,6 +109,19 @@ inline Mat3<double> seed002_renamed_orientation(const Mat3<double>& A_old) {
   return A_old * rotation_matrix(Quat<double>{0.5, 0.5, 0.5, 0.5});
 }
 
+// Three bodies' poses, centres of mass r and orientations A_old of the joint-coordinate frames renamed as
+// above, as the (r, A) of an rA state (absolute/rotation_matrix_dynamics.hpp) with zero velocities: what the
+// starts below take, in rA itself or converted to rp or re.
+inline RotationMatrixState<3> seed002_renamed_poses(const Vec3<double> (&r)[3],
+                                                    const Mat3<double> (&A_old)[3]) {
+  RotationMatrixState<3> poses;
+  for (int b = 0; b < 3; ++b) {
+    poses.r[b] = r[b], poses.A[b] = seed002_renamed_orientation(A_old[b]);
+    poses.r_dot[b] = poses.omega_bar[b] = {0.0, 0.0, 0.0};
+  }
+  return poses;
+}
+
 // Appends one body's coordinates: its centre of mass r, then the orientation A as Euler parameters (rp, e0 >=
 // 0) or ZXZ angles (re, theta in (0, pi), which the frames above keep away from its ends).
 template <class Rep>
@@ -137,6 +151,29 @@ std::vector<double> seed002_driven_start(const AbsoluteModel<NB, NC>& model, std
   q.resize(2 * NQ);
   if (!kinematics.velocities(t, q.data(), q.data() + NQ)) return {};
   return q;
+}
+
+// The same from the bodies' poses (r, A) in `poses` (their velocities unused), in the representation Rep.
+template <class Rep, int NB, int NC>
+std::vector<double> seed002_driven_start(const AbsoluteModel<NB, NC>& model,
+                                         const RotationMatrixState<NB>& poses, double t) {
+  std::vector<double> q;
+  for (int b = 0; b < NB; ++b) append_seed002_body<Rep>(q, poses.r[b], poses.A[b]);
+  return seed002_driven_start<Rep>(model, q, t);
+}
+
+// The same start in rA (absolute/rotation_matrix_dynamics.hpp): s, holding the poses (e.g.
+// seed002_slider_crank_poses()), becomes (r, A, r', omega-bar) at time t: r and A polished by rA's position
+// analysis (A turned by A exp(-dtheta-bar~), so it stays on SO(3)), r' and omega-bar from its velocity
+// analysis [Phi_r Phi_pi] (r', omega-bar) = nu (absolute/rotation_matrix_kinematics.hpp). False if either
+// fails (a singular Jacobian). O(NV^3).
+template <int NB, int NC>
+bool seed002_driven_rotation_matrix_start(const AbsoluteModel<NB, NC>& model, RotationMatrixState<NB>& s,
+                                          double t) {
+  RotationMatrixKinematics<NB, NC> kinematics;
+  kinematics.dynamics.model = &model;
+  int iterations = 0;
+  return kinematics.positions(t, s, iterations, 1e-14) && kinematics.velocities(t, s);
 }
 
 namespace seed002_detail {
@@ -217,24 +254,25 @@ inline AbsoluteModel<3, 18> seed002_slider_crank() {
   return model;
 }
 
-// y0 = (q, q') at t = 0: the authors' start (README): crank at its pivot with old y = global +z; rod centre
-// (0.1, 0.05, 0.1), old x = (2, -1, -2) / 3 from the pin (0, 0.1, 0.2) to the slider, old y =
-// (0, 2, -1) / sqrt 5 (normal to global x), old z = x cross y = (5, 2, 4) / (3 sqrt 5); slider at
-// (0.2, 0, 0), old axes the world's. Velocities from the velocity analysis (crank -2 pi rad/s about x, rod
-// centre (-0.04 pi, 0.08 pi, 0), slider -0.08 pi along x).
-template <class Rep>
-std::vector<double> seed002_slider_crank_start() {
+// The bodies' poses at t = 0, the authors' start (README): crank at its pivot with old y =
+// global +z; rod centre (0.1, 0.05, 0.1), old x = (2, -1, -2) / 3 from the pin (0, 0.1, 0.2) to the slider,
+// old y = (0, 2, -1) / sqrt 5 (normal to global x), old z = x cross y = (5, 2, 4) / (3 sqrt 5); slider at
+// (0.2, 0, 0), old axes the world's.
+inline RotationMatrixState<3> seed002_slider_crank_poses() {
   const double r5 = std::sqrt(5.0);
   const Mat3<double> crank{{{1.0, 0.0, 0.0}, {0.0, 0.0, -1.0}, {0.0, 1.0, 0.0}}};
   const Mat3<double> rod{{{2.0 / 3.0, 0.0, 5.0 / (3.0 * r5)},
                           {-1.0 / 3.0, 2.0 / r5, 2.0 / (3.0 * r5)},
                           {-2.0 / 3.0, -1.0 / r5, 4.0 / (3.0 * r5)}}};
-  std::vector<double> q;
-  append_seed002_body<Rep>(q, {0.0, 0.1, 0.12}, seed002_renamed_orientation(crank));
-  append_seed002_body<Rep>(q, {0.1, 0.05, 0.1}, seed002_renamed_orientation(rod));
-  append_seed002_body<Rep>(q, {0.2, 0.0, 0.0}, seed002_renamed_orientation(Mat3<double>::identity()));
-  const AbsoluteModel<3, 18> model = seed002_slider_crank();
-  return seed002_driven_start<Rep>(model, q, 0.0);
+  return seed002_renamed_poses({{0.0, 0.1, 0.12}, {0.1, 0.05, 0.1}, {0.2, 0.0, 0.0}},
+                               {crank, rod, Mat3<double>::identity()});
+}
+
+// y0 = (q, q') at t = 0 from those poses, velocities from the velocity analysis (crank -2 pi rad/s about x,
+// rod centre (-0.04 pi, 0.08 pi, 0), slider -0.08 pi along x). In rA: seed002_driven_rotation_matrix_start.
+template <class Rep>
+std::vector<double> seed002_slider_crank_start() {
+  return seed002_driven_start<Rep>(seed002_slider_crank(), seed002_slider_crank_poses(), 0.0);
 }
 
 // The four link (sec. 4.2: "the rotor is prescribed to rotate at a rate of pi rad/s about its z-axis";
@@ -281,13 +319,12 @@ inline AbsoluteModel<3, 18> four_link_stand_in() {
   return model;
 }
 
-// y0 = (q, q') at t = 0 (rotor angle 0): rotor along +x (centre (0.1, 0, 0)); rocker at phi = asin 0.6
-// (models/loops/README.md), centre G + Rx(phi) (0, 0.25, 0) = (0.6, 0.2, 0.55), tip R = (0.6, 0.4, 0.7);
-// coupler from R to the rotor pin (0.2, 0, 0), old x = u = (-0.4, -0.4, -0.7) / 0.9, old y along rocker z x u
-// (normal to the rocker's cross pin, the sign of the file's universal angles), centre R + 0.45 u = (0.4, 0.2,
-// 0.35). Velocities from the velocity analysis.
-template <class Rep>
-std::vector<double> four_link_stand_in_start() {
+// The bodies' poses at t = 0 (rotor angle 0): rotor along +x (centre (0.1, 0, 0)); rocker at
+// phi = asin 0.6 (models/loops/README.md), centre G + Rx(phi) (0, 0.25, 0) = (0.6, 0.2, 0.55), tip R = (0.6,
+// 0.4, 0.7); coupler from R to the rotor pin (0.2, 0, 0), old x = u = (-0.4, -0.4, -0.7) / 0.9, old y along
+// rocker z x u (normal to the rocker's cross pin, the sign of the file's universal angles), centre R + 0.45 u
+// = (0.4, 0.2, 0.35).
+inline RotationMatrixState<3> four_link_stand_in_poses() {
   const double s = 0.6, c = 0.8;
   const Mat3<double> rocker{{{1.0, 0.0, 0.0}, {0.0, c, -s}, {0.0, s, c}}};
   const Vec3<double> tip{0.6, 0.4, 0.7};
@@ -295,12 +332,15 @@ std::vector<double> four_link_stand_in_start() {
   const Vec3<double> cross_pin = cross(Vec3<double>{0.0, -s, c}, u);
   const Vec3<double> v = (1.0 / norm(cross_pin)) * cross_pin, w = cross(u, v);
   const Mat3<double> coupler{{{u.x, v.x, w.x}, {u.y, v.y, w.y}, {u.z, v.z, w.z}}};
-  std::vector<double> q;
-  append_seed002_body<Rep>(q, {0.1, 0.0, 0.0}, seed002_renamed_orientation(Mat3<double>::identity()));
-  append_seed002_body<Rep>(q, {0.6, 0.2, 0.55}, seed002_renamed_orientation(rocker));
-  append_seed002_body<Rep>(q, tip + 0.45 * u, seed002_renamed_orientation(coupler));
-  const AbsoluteModel<3, 18> model = four_link_stand_in();
-  return seed002_driven_start<Rep>(model, q, 0.0);
+  return seed002_renamed_poses({{0.1, 0.0, 0.0}, {0.6, 0.2, 0.55}, tip + 0.45 * u},
+                               {Mat3<double>::identity(), rocker, coupler});
+}
+
+// y0 = (q, q') at t = 0 from those poses, velocities from the velocity analysis. In rA:
+// seed002_driven_rotation_matrix_start.
+template <class Rep>
+std::vector<double> four_link_stand_in_start() {
+  return seed002_driven_start<Rep>(four_link_stand_in(), four_link_stand_in_poses(), 0.0);
 }
 
 // ---- the rA representation (absolute/rotation_matrix_dynamics.hpp): the same poses, each rod's orientation the

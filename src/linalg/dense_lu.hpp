@@ -86,7 +86,7 @@ MYRIAD_HD bool lu_factor_impl(int n, S* A, Index* pivots) {
     for (int i = k + 1; i < n; ++i) {
       const S multiplier = A[i * n + k] * inverse_pivot;
       A[i * n + k] = multiplier;
-      if (value_of(multiplier) == 0.0) continue;
+      if (is_exactly(multiplier, 0.0)) continue;  // a Dual with zero value may still carry derivatives
       for (int j = k + 1; j < n; ++j) A[i * n + j] -= multiplier * A[k * n + j];
     }
   }

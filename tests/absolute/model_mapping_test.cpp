@@ -32,17 +32,8 @@ struct MappingState {
 // Every model body's world state from the joint-coordinate engine's host kinematics.
 std::vector<WorldBodyState> mapping_world_states(const Model& model, const Eigen::VectorXd& q,
                                                  const Eigen::VectorXd& v) {
-  std::vector<WorldBodyState> states;
-  for (const kinematics::BodyKinematics& b : kinematics::body_kinematics(model, q, v)) {
-    WorldBodyState state;
-    for (int i = 0; i < 3; ++i)
-      for (int j = 0; j < 3; ++j) state.R_WB(i, j) = b.R_WB(i, j);
-    state.p_cm = {b.p_WBcm.x(), b.p_WBcm.y(), b.p_WBcm.z()};
-    state.v_cm = {b.v_WBcm_W.x(), b.v_WBcm_W.y(), b.v_WBcm_W.z()};
-    state.w = {b.w_WB_W.x(), b.w_WB_W.y(), b.w_WB_W.z()};
-    states.push_back(state);
-  }
-  return states;
+  return world_body_states(model, std::vector<double>(q.data(), q.data() + q.size()),
+                           std::vector<double>(v.data(), v.data() + v.size()));
 }
 
 // Every body's absolute pose and velocity (rA: r, A, r', omega-bar) from the model's own kinematics.

@@ -1,12 +1,15 @@
 #pragma once
 // Test support for seed 002's mechanisms in absolute coordinates (tests/absolute/): the joint-coordinate reference
-// runs in tests/data/seed002/ read by column, and the physical pendulum the single pendulum's dynamics reduce to.
+// runs in tests/data/seed002/ read by column, the physical pendulum the single pendulum's dynamics reduce to, and
+// rA's index-1 equations integrated on SO(3) (RKMK4) with the measures of an rA state.
 #include <cmath>
 #include <fstream>
 #include <map>
 #include <sstream>
 #include <string>
 #include <vector>
+
+#include "absolute/rotation_matrix_dynamics.hpp"
 
 namespace myriad::testing {
 
@@ -106,5 +109,82 @@ inline Seed002DrivenPendulum seed002_driven_pendulum(double t) {
   p.z_ddot = 2.0 * (std::sin(alpha) * alpha_ddot + std::cos(alpha) * alpha_dot * alpha_dot);
   return p;
 }
+
+// ---- rA (absolute/rotation_matrix_dynamics.hpp) ----
+
+// max |A^T A - I|.
+inline double rotation_matrix_orthonormality_error(const Mat3<double>& A) {
+  const Mat3<double> P = transpose(A) * A;
+  double worst = 0.0;
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) worst = std::fmax(worst, std::fabs(P.m[i][j] - (i == j ? 1.0 : 0.0)));
+  return worst;
+}
+
+// max |Phi(r, A, t)|.
+template <int NB, int NC>
+double rotation_matrix_constraint_violation(const RotationMatrixDynamics<NB, NC>& dynamics, double t,
+                                            const RotationMatrixState<NB>& s) {
+  double phi[NC], jacobian[NC * RotationMatrixDynamics<NB, NC>::NV];
+  dynamics.constraint_rows(t, s, phi, jacobian);
+  double worst = 0.0;
+  for (double value : phi) worst = std::fmax(worst, std::fabs(value));
+  return worst;
+}
+
+// The index-1 rA equations as an ODE on SO(3)^NB x R^...: classical RK4 in the Lie algebra (Munthe-Kaas,
+// RKMK): within a step A(t) = A_n exp(theta(t)~), theta' = Jr(theta)^-1 omega-bar, theta(t_n) = 0, so every
+// stage and the result are A_n times an exponential and A stays orthonormal to rounding.
+template <int NB, int NC>
+struct RotationMatrixRkmk4 {
+  const RotationMatrixDynamics<NB, NC>* dynamics;
+  // Rates of (r, theta, r', omega-bar) per body at the stage (state at step start, stage increments).
+  struct Rates {
+    Vec3<double> r_dot[NB], theta_dot[NB], r_ddot[NB], omega_bar_dot[NB];
+  };
+  struct Increment {
+    Vec3<double> r[NB], theta[NB], r_dot[NB], omega_bar[NB];
+  };
+  bool rates(double t, const RotationMatrixState<NB>& base, const Increment& d, Rates& out) const {
+    RotationMatrixState<NB> s;
+    for (int b = 0; b < NB; ++b) {
+      s.r[b] = base.r[b] + d.r[b];
+      s.A[b] = rotation_update(base.A[b], d.theta[b]);
+      s.r_dot[b] = base.r_dot[b] + d.r_dot[b];
+      s.omega_bar[b] = base.omega_bar[b] + d.omega_bar[b];
+      out.r_dot[b] = s.r_dot[b];
+      out.theta_dot[b] = right_jacobian_inverse_times(d.theta[b], s.omega_bar[b]);
+    }
+    double lambda[NC];
+    return dynamics->accelerations(t, s, out.r_ddot, out.omega_bar_dot, lambda);
+  }
+  static Increment scaled(double h, const Rates& k) {
+    Increment d;
+    for (int b = 0; b < NB; ++b)
+      d.r[b] = h * k.r_dot[b], d.theta[b] = h * k.theta_dot[b], d.r_dot[b] = h * k.r_ddot[b],
+      d.omega_bar[b] = h * k.omega_bar_dot[b];
+    return d;
+  }
+  bool step(double t, double h, RotationMatrixState<NB>& s) const {
+    Increment zero;
+    for (int b = 0; b < NB; ++b)
+      zero.r[b] = zero.theta[b] = zero.r_dot[b] = zero.omega_bar[b] = {0.0, 0.0, 0.0};
+    Rates k1, k2, k3, k4;
+    if (!rates(t, s, zero, k1) || !rates(t + 0.5 * h, s, scaled(0.5 * h, k1), k2) ||
+        !rates(t + 0.5 * h, s, scaled(0.5 * h, k2), k3) || !rates(t + h, s, scaled(h, k3), k4))
+      return false;
+    for (int b = 0; b < NB; ++b) {
+      auto combine = [&](const Vec3<double>& a1, const Vec3<double>& a2, const Vec3<double>& a3,
+                         const Vec3<double>& a4) { return (h / 6.0) * (a1 + 2.0 * a2 + 2.0 * a3 + a4); };
+      s.r[b] += combine(k1.r_dot[b], k2.r_dot[b], k3.r_dot[b], k4.r_dot[b]);
+      s.A[b] = rotation_update(s.A[b],
+                               combine(k1.theta_dot[b], k2.theta_dot[b], k3.theta_dot[b], k4.theta_dot[b]));
+      s.r_dot[b] += combine(k1.r_ddot[b], k2.r_ddot[b], k3.r_ddot[b], k4.r_ddot[b]);
+      s.omega_bar[b] +=
+          combine(k1.omega_bar_dot[b], k2.omega_bar_dot[b], k3.omega_bar_dot[b], k4.omega_bar_dot[b]);
+    }
+    return true;
+  }
+};
 
 }  // namespace myriad::testing
