@@ -68,15 +68,17 @@ struct EulerAngleCoordinates {
   }
 };
 
-// A driving function g(t) = offset + amplitude cos(frequency t + phase), the form of seed 002's drivers, used as
+// A driving function g(t) = offset + rate t + amplitude cos(frequency t + phase), the form of seed 002's drivers, used as
 // f = g or, for a DP1 that prescribes the angle g between two unit vectors, as f = cos g (sec. 4.2: the single
 // pendulum's angle pi/2 + pi/4 cos 2t).
 struct CosineDriver {
   double offset = 0.0, amplitude = 0.0, frequency = 0.0, phase = 0.0;
   bool cosine_of_angle = false;
+  double rate = 0.0;  // g gains rate * t (a crank turning at a constant rate, for an angle GCON)
   MYRIAD_HD_INLINE DrivingValue<double> at(double t) const {
     const double angle = frequency * t + phase;
-    const double g = offset + amplitude * std::cos(angle), g_dot = -amplitude * frequency * std::sin(angle),
+    const double g = offset + rate * t + amplitude * std::cos(angle),
+                 g_dot = rate - amplitude * frequency * std::sin(angle),
                  g_ddot = -amplitude * frequency * frequency * std::cos(angle);
     if (!cosine_of_angle) return {g, g_dot, g_ddot};
     return {std::cos(g), -std::sin(g) * g_dot, -std::cos(g) * g_dot * g_dot - std::sin(g) * g_ddot};

@@ -1,6 +1,7 @@
 #pragma once
 // The four geometric constraints (GCONs) of seed 002 sec. 2 from which every lower-pair joint is assembled
-// (Table 1; absolute/joint_recipes.hpp): DP1, DP2, D and CD, eqs. 1-4, with for each
+// (Table 1; absolute/joint_recipes.hpp): DP1, DP2, D and CD, eqs. 1-4 (and one of the project's, the angle about
+// a hinge, for drivers that turn fully: below, after CD), with for each
 //   Phi    the constraint value;
 //   row    its Jacobian blocks with respect to (r_i, orientation_i, r_j, orientation_j): for rA the
 //          coefficients of the first-order variation in the body-frame virtual rotations theta-bar (Table 2,
@@ -228,9 +229,62 @@ MYRIAD_HD_INLINE S cd_gamma(const Vec3<S>& c, const Vec3<S>& s_bar_i_P, const Ab
   return f.f_ddot - dot(c, ds_j.s_ddot_quadratic - ds_i.s_ddot_quadratic);
 }
 
+// ---- angle (not one of the seed's four): Phi = wrap(theta - f(t)), theta = atan2(g_i . f_j, f_i . f_j) ----
+// theta is the angle from f_i to f_j about h_i when f-bar_i, f-bar_j are perpendicular to the hinge axis h-bar_i
+// and g-bar_i = h-bar_i x f-bar_i (a revolute joint's coordinate). A driver on the angle itself: a DP1 driver
+// fixes cos(theta), whose row vanishes where theta = 0 or pi (a fully turning crank passes there twice a turn);
+// this one's row never does (s^2 + c^2 = |f_i||f_j| on a revolute joint). Built on two DP1s, s = DP1(g_i, f_j)
+// and c = DP1(f_i, f_j), with f = 0, whose rows and gammas the representation supplies:
+//   row = (c row_s - s row_c) / r^2,  r^2 = s^2 + c^2,
+//   theta' = (c s' - s c') / r^2,  s' = row_s q', c' = row_c q',
+//   gamma = f'' + (c gamma_s - s gamma_c) / r^2 + 2 theta' (s s' + c c') / r^2,
+// the last from theta'' = (c s'' - s c'') / r^2 - 2 theta' (s s' + c c') / r^2 with s'' = row_s q'' - gamma_s.
+// wrap() shifts by whole turns (value only), so the GCON holds along a driven angle that grows without bound.
+template <class S, class O>
+MYRIAD_HD_INLINE GconRow<S, OrientationTraits<O>::kCoordinates> angle_row(
+    const Vec3<S>& f_bar_i, const Vec3<S>& g_bar_i, const AbsolutePose<S, O>& body_i, const Vec3<S>& f_bar_j,
+    const AbsolutePose<S, O>& body_j, const DrivingValue<S>& f) {
+  constexpr int K = OrientationTraits<O>::kCoordinates;
+  using std::atan2;
+  const DrivingValue<S> none{S(0.0), S(0.0), S(0.0)};
+  const GconRow<S, K> c = dp1_row(f_bar_i, body_i, f_bar_j, body_j, none);
+  const GconRow<S, K> s = dp1_row(g_bar_i, body_i, f_bar_j, body_j, none);
+  const S r2 = s.phi * s.phi + c.phi * c.phi, a = c.phi / r2, b = s.phi / r2;
+  constexpr double kTwoPi = 6.283185307179586;
+  GconRow<S, K> row;
+  const S angle = atan2(s.phi, c.phi) - f.f;
+  row.phi = angle - S(kTwoPi * std::nearbyint(value_of(angle) / kTwoPi));
+  row.phi_r_i = Vec3<S>::zero();
+  row.phi_r_j = Vec3<S>::zero();
+  for (int k = 0; k < K; ++k) {
+    row.phi_orientation_i[k] = a * s.phi_orientation_i[k] - b * c.phi_orientation_i[k];
+    row.phi_orientation_j[k] = a * s.phi_orientation_j[k] - b * c.phi_orientation_j[k];
+  }
+  return row;
+}
+
+template <class S, class O>
+MYRIAD_HD_INLINE S angle_gamma(const Vec3<S>& f_bar_i, const Vec3<S>& g_bar_i, const AbsolutePose<S, O>& body_i,
+                               const AbsoluteVelocity<S, O>& velocity_i, const Vec3<S>& f_bar_j,
+                               const AbsolutePose<S, O>& body_j, const AbsoluteVelocity<S, O>& velocity_j,
+                               const DrivingValue<S>& f) {
+  const DrivingValue<S> none{S(0.0), S(0.0), S(0.0)};
+  const Mat3<S> A_i = orientation_matrix(body_i.orientation), A_j = orientation_matrix(body_j.orientation);
+  const Vec3<S> f_i = A_i * f_bar_i, g_i = A_i * g_bar_i, f_j = A_j * f_bar_j;
+  const Vec3<S> f_i_dot = attached_vector_rates(body_i.orientation, velocity_i.orientation_rate, f_bar_i).s_dot;
+  const Vec3<S> g_i_dot = attached_vector_rates(body_i.orientation, velocity_i.orientation_rate, g_bar_i).s_dot;
+  const Vec3<S> f_j_dot = attached_vector_rates(body_j.orientation, velocity_j.orientation_rate, f_bar_j).s_dot;
+  const S c = dot(f_i, f_j), s = dot(g_i, f_j), r2 = s * s + c * c;
+  const S c_dot = dot(f_i_dot, f_j) + dot(f_i, f_j_dot), s_dot = dot(g_i_dot, f_j) + dot(g_i, f_j_dot);
+  const S gamma_c = dp1_gamma(f_bar_i, body_i, velocity_i, f_bar_j, body_j, velocity_j, none);
+  const S gamma_s = dp1_gamma(g_bar_i, body_i, velocity_i, f_bar_j, body_j, velocity_j, none);
+  const S theta_dot = (c * s_dot - s * c_dot) / r2;
+  return f.f_ddot + (c * gamma_s - s * gamma_c) / r2 + S(2.0) * theta_dot * (s * s_dot + c * c_dot) / r2;
+}
+
 // ---- a GCON as data: what joint recipes produce and a model stores ----
 
-enum class GconKind : int { dp1 = 0, dp2 = 1, d = 2, cd = 3 };
+enum class GconKind : int { dp1 = 0, dp2 = 1, d = 2, cd = 3, angle = 4 };
 
 // One GCON instance (sec. 2's "attributes" of each GCON). Fields a kind does not use are left zero.
 template <class S>
@@ -238,9 +292,9 @@ struct Gcon {
   GconKind kind;
   int body_i;  // body index; 0 is the ground (G-RF), as in the seed
   int body_j;
-  Vec3<S> a_bar_i;    // DP1, DP2: vector on body i (L-RF_i)
-  Vec3<S> a_bar_j;    // DP1: vector on body j (L-RF_j)
-  Vec3<S> s_bar_i_P;  // DP2, D, CD: point P on body i (L-RF_i)
+  Vec3<S> a_bar_i;    // DP1, DP2: vector on body i (L-RF_i); angle: f-bar_i
+  Vec3<S> a_bar_j;    // DP1: vector on body j (L-RF_j); angle: f-bar_j
+  Vec3<S> s_bar_i_P;  // DP2, D, CD: point P on body i (L-RF_i); angle: g-bar_i = h-bar_i x f-bar_i (a direction)
   Vec3<S> s_bar_j_Q;  // DP2, D, CD: point Q on body j (L-RF_j)
   Vec3<S> c;          // CD: the global coordinate axis
   S f_constant;       // f for a scleronomic GCON (0 for perpendicularity, C^2 for D, the offset for CD)
@@ -267,6 +321,8 @@ MYRIAD_HD_INLINE GconRow<S, OrientationTraits<O>::kCoordinates> gcon_row(const G
       return dp2_row(g.a_bar_i, g.s_bar_i_P, body_i, g.s_bar_j_Q, body_j, f);
     case GconKind::d:
       return d_row(g.s_bar_i_P, body_i, g.s_bar_j_Q, body_j, f);
+    case GconKind::angle:
+      return angle_row(g.a_bar_i, g.s_bar_i_P, body_i, g.a_bar_j, body_j, f);
     case GconKind::cd:
     default:
       return cd_row(g.c, g.s_bar_i_P, body_i, g.s_bar_j_Q, body_j, f);
@@ -285,6 +341,8 @@ MYRIAD_HD_INLINE S gcon_gamma(const Gcon<S>& g, const AbsolutePose<S, O>& body_i
       return dp2_gamma(g.a_bar_i, g.s_bar_i_P, body_i, velocity_i, g.s_bar_j_Q, body_j, velocity_j, f);
     case GconKind::d:
       return d_gamma(g.s_bar_i_P, body_i, velocity_i, g.s_bar_j_Q, body_j, velocity_j, f);
+    case GconKind::angle:
+      return angle_gamma(g.a_bar_i, g.s_bar_i_P, body_i, velocity_i, g.a_bar_j, body_j, velocity_j, f);
     case GconKind::cd:
     default:
       return cd_gamma(g.c, g.s_bar_i_P, body_i, velocity_i, g.s_bar_j_Q, body_j, velocity_j, f);

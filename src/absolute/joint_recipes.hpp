@@ -45,11 +45,12 @@ struct GconCounts {
   int dp2;
   int d;
   int cd;
-  MYRIAD_HD_INLINE constexpr int total() const { return dp1 + dp2 + d + cd; }
+  int angle = 0;  // angle drivers (not among the seed's four GCONs)
+  MYRIAD_HD_INLINE constexpr int total() const { return dp1 + dp2 + d + cd + angle; }
 };
 
 MYRIAD_HD_INLINE constexpr bool operator==(const GconCounts& a, const GconCounts& b) {
-  return a.dp1 == b.dp1 && a.dp2 == b.dp2 && a.d == b.d && a.cd == b.cd;
+  return a.dp1 == b.dp1 && a.dp2 == b.dp2 && a.d == b.d && a.cd == b.cd && a.angle == b.angle;
 }
 
 // Table 1 as numbers: the GCONs each joint kind is made of.
@@ -78,7 +79,7 @@ MYRIAD_HD_INLINE constexpr GconCounts joint_gcon_counts(JointKind kind) {
 // Counts the GCONs of a list by kind (for `myriad info`). O(n).
 template <class S>
 MYRIAD_HD_INLINE GconCounts count_gcons(const Gcon<S>* gcons, int n) {
-  GconCounts c{0, 0, 0, 0};
+  GconCounts c{0, 0, 0, 0, 0};
   for (int k = 0; k < n; ++k) {
     switch (gcons[k].kind) {
       case GconKind::dp1:
@@ -92,6 +93,9 @@ MYRIAD_HD_INLINE GconCounts count_gcons(const Gcon<S>* gcons, int n) {
         break;
       case GconKind::cd:
         ++c.cd;
+        break;
+      case GconKind::angle:
+        ++c.angle;
         break;
     }
   }
@@ -129,6 +133,17 @@ MYRIAD_HD_INLINE Gcon<S> make_dp1(int body_i, const Vec3<S>& a_bar_i, int body_j
   g.a_bar_i = a_bar_i;
   g.a_bar_j = a_bar_j;
   g.f_constant = f_constant;
+  return g;
+}
+
+// The angle from f-bar_i (on i) to f-bar_j (on j) about h-bar_i (on i) = f (constraint_primitives.hpp's angle
+// GCON; f-bar_i, f-bar_j perpendicular to h-bar_i). Mostly driven: driven(make_angle(...), driver).
+template <class S>
+MYRIAD_HD_INLINE Gcon<S> make_angle(int body_i, const Vec3<S>& h_bar_i, const Vec3<S>& f_bar_i, int body_j,
+                                    const Vec3<S>& f_bar_j, const S& f_constant) {
+  Gcon<S> g = make_dp1(body_i, f_bar_i, body_j, f_bar_j, f_constant);  // f-bar_i, f-bar_j as a DP1 keeps them
+  g.kind = GconKind::angle;
+  g.s_bar_i_P = cross(h_bar_i, f_bar_i);
   return g;
 }
 

@@ -163,7 +163,7 @@ std::vector<WorldBodyState> world_body_states(const Model& model, const std::vec
 
 std::string gcon_counts_text(const GconCounts& c) {
   return std::to_string(c.cd) + " CD, " + std::to_string(c.dp1) + " DP1, " + std::to_string(c.dp2) + " DP2, " +
-         std::to_string(c.d) + " D";
+         std::to_string(c.d) + " D" + (c.angle > 0 ? ", " + std::to_string(c.angle) + " angle" : "");
 }
 
 AbsoluteMapping map_to_absolute(const Model& model) {

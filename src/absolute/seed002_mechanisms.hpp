@@ -343,6 +343,36 @@ std::vector<double> four_link_stand_in_start() {
   return seed002_driven_start<Rep>(four_link_stand_in(), four_link_stand_in_poses(), 0.0);
 }
 
+// ======================== the same loops driven on the angle itself ========================
+//
+// A mechanism whose DP1 driver (gcons[driver_gcon], between f-bar_i on body i and f-bar_j on body j, both
+// normal to the hinge axis h-bar_i on body i) is replaced by the angle GCON from f_i to f_j about h_i
+// (absolute/constraint_primitives.hpp), driven by offset + rate t. The DP1's cos(angle) is stationary twice a
+// turn (the singular instants above); the angle's row never vanishes, so the kinematics and the index-1
+// dynamics run through whole turns. Same GCON count (the driver's one row), 0 DOF as before.
+template <int NB, int NC>
+AbsoluteModel<NB, NC> seed002_angle_driven(AbsoluteModel<NB, NC> model, int driver_gcon,
+                                           const Vec3<double>& h_bar_i, double offset, double rate) {
+  const Gcon<double> dp1 = model.gcons[driver_gcon];
+  model.gcons[driver_gcon] =
+      driven(make_angle<double>(dp1.body_i, h_bar_i, dp1.a_bar_i, dp1.body_j, dp1.a_bar_j, 0.0), dp1.driver);
+  CosineDriver ramp;
+  ramp.offset = offset, ramp.rate = rate;
+  model.drivers[dp1.driver] = ramp;
+  return model;
+}
+
+// The slider crank: the angle from ground y to crank old y about global x is pi/2 - q = pi/2 - 2 pi t (the crank
+// turns by q about -x; its DP1 value sin 2 pi t is this angle's cosine).
+inline AbsoluteModel<3, 18> seed002_slider_crank_angle_driven() {
+  return seed002_angle_driven(seed002_slider_crank(), 5, {1.0, 0.0, 0.0}, 0.5 * M_PI, -2.0 * M_PI);
+}
+
+// The four link: the angle from ground x to rotor old y = (-sin th, cos th, 0) about global z is pi/2 + pi t.
+inline AbsoluteModel<3, 18> four_link_stand_in_angle_driven() {
+  return seed002_angle_driven(four_link_stand_in(), 5, {0.0, 0.0, 1.0}, 0.5 * M_PI, M_PI);
+}
+
 // ---- the rA representation (absolute/rotation_matrix_dynamics.hpp): the same poses, each rod's orientation the
 // rotation matrix of the Euler parameters append_seed002_rod builds ----
 

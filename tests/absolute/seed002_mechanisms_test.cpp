@@ -11,7 +11,8 @@
 // Both drivers are singular where their two vectors are parallel (the slider crank at t = 1/4 + k/2 s, the
 // four link at t = 1/2 + k s; see the models' comments): the kinematics skips those reference rows, and the
 // dynamics runs stop before the first of them (the index-1 equations lose their accuracy through it: measured
-// in the rp slider crank, 1e-5 m after t = 0.25 s with RK4 at h = 3.6e-3 s, which steps around it).
+// in the rp slider crank, 1e-5 m after t = 0.25 s with RK4 at h = 3.6e-3 s, which steps around it). Driven on the
+// angle itself (seed002_angle_driven, the angle GCON) they have no such instant: both run the whole 2 s.
 #include "absolute/seed002_mechanisms.hpp"
 
 #include <gtest/gtest.h>
@@ -52,8 +53,14 @@ struct MechanismsCase {
 const MechanismsCase kMechanismsSliderCrank{
     "slider_crank_reference.csv", {"crank", "rod", "slider"}, 0.25, 0.5};
 const MechanismsCase kMechanismsFourLink{"four_link_reference.csv", {"rotor", "rocker", "coupler"}, 0.5, 1.0};
+// The same runs driven on the angle itself (seed002_angle_driven): no singular instant.
+const MechanismsCase kMechanismsSliderCrankAngle{
+    "slider_crank_reference.csv", {"crank", "rod", "slider"}, INFINITY, INFINITY};
+const MechanismsCase kMechanismsFourLinkAngle{
+    "four_link_reference.csv", {"rotor", "rocker", "coupler"}, INFINITY, INFINITY};
 
 bool mechanisms_is_singular_instant(const MechanismsCase& mechanism, double t) {
+  if (std::isinf(mechanism.singular_period)) return false;
   const double phase = (t - mechanism.first_singular_time) / mechanism.singular_period;
   return std::fabs(phase - std::round(phase)) < 1e-9;
 }
@@ -275,7 +282,9 @@ void mechanisms_follow_the_reference(Analysis& analysis, const MechanismsCase& m
     run.velocity = std::fmax(run.velocity, analysis.cm_difference(reference, mechanism, row, true));
     analysis.observe();
   }
-  EXPECT_EQ(skipped, static_cast<long long>(std::lround(2.0 / mechanism.singular_period)));
+  EXPECT_EQ(skipped, std::isinf(mechanism.singular_period)
+                         ? 0
+                         : static_cast<long long>(std::lround(2.0 / mechanism.singular_period)));
   EXPECT_LT(run.position, 1e-8) << name << " " << mechanism.csv;
   EXPECT_LT(run.velocity, 1e-8) << name << " " << mechanism.csv;
   run.rows = solves + 1;
@@ -531,6 +540,41 @@ TEST(Seed002Mechanisms, SliderCrankIndexOneDynamicsFollowsTheDriveTo1e8InRA) {
 TEST(Seed002Mechanisms, FourLinkStandInIndexOneDynamicsFollowsTheDriveTo1e8InRA) {
   mechanisms_check_rotation_matrix_dynamics(four_link_stand_in(), kMechanismsFourLink,
                                             four_link_stand_in_poses(), 0.4);
+}
+
+// Driven on the angle itself instead of its cosine (seed002_angle_driven), both mechanisms follow the joint-
+// coordinate engine through every reference row, kinematics and index-1 dynamics, over the whole 2 s (four
+// turns of the crank, two of the rotor) in rA, rp and re.
+TEST(Seed002Mechanisms, WithAnAngleDriverTheKinematicsMatchesTheJointCoordinateEngineOverTheWholeRun) {
+  const MechanismsModel crank = seed002_slider_crank_angle_driven(), rotor = four_link_stand_in_angle_driven();
+  const RotationMatrixState<3> crank_poses = seed002_slider_crank_poses(), rotor_poses = four_link_stand_in_poses();
+  mechanisms_check_kinematics<EulerParameterCoordinates>(
+      crank, seed002_driven_start<EulerParameterCoordinates>(crank, crank_poses, 0.0), kMechanismsSliderCrankAngle,
+      0.0);
+  mechanisms_check_kinematics<EulerAngleCoordinates>(
+      crank, seed002_driven_start<EulerAngleCoordinates>(crank, crank_poses, 0.0), kMechanismsSliderCrankAngle, 0.74);
+  mechanisms_check_rotation_matrix_kinematics(crank, kMechanismsSliderCrankAngle, crank_poses);
+  mechanisms_check_kinematics<EulerParameterCoordinates>(
+      rotor, seed002_driven_start<EulerParameterCoordinates>(rotor, rotor_poses, 0.0), kMechanismsFourLinkAngle, 0.0);
+  mechanisms_check_kinematics<EulerAngleCoordinates>(
+      rotor, seed002_driven_start<EulerAngleCoordinates>(rotor, rotor_poses, 0.0), kMechanismsFourLinkAngle, 0.55);
+  mechanisms_check_rotation_matrix_kinematics(rotor, kMechanismsFourLinkAngle, rotor_poses);
+}
+
+TEST(Seed002Mechanisms, WithAnAngleDriverTheIndexOneDynamicsFollowsTheDriveOverTheWholeRun) {
+  const MechanismsModel crank = seed002_slider_crank_angle_driven(), rotor = four_link_stand_in_angle_driven();
+  const RotationMatrixState<3> crank_poses = seed002_slider_crank_poses(), rotor_poses = four_link_stand_in_poses();
+  mechanisms_check_dynamics<EulerParameterCoordinates>(
+      crank, seed002_driven_start<EulerParameterCoordinates>(crank, crank_poses, 0.0), kMechanismsSliderCrankAngle,
+      2.0);
+  mechanisms_check_dynamics<EulerAngleCoordinates>(
+      crank, seed002_driven_start<EulerAngleCoordinates>(crank, crank_poses, 0.0), kMechanismsSliderCrankAngle, 2.0);
+  mechanisms_check_rotation_matrix_dynamics(crank, kMechanismsSliderCrankAngle, crank_poses, 2.0);
+  mechanisms_check_dynamics<EulerParameterCoordinates>(
+      rotor, seed002_driven_start<EulerParameterCoordinates>(rotor, rotor_poses, 0.0), kMechanismsFourLinkAngle, 2.0);
+  mechanisms_check_dynamics<EulerAngleCoordinates>(
+      rotor, seed002_driven_start<EulerAngleCoordinates>(rotor, rotor_poses, 0.0), kMechanismsFourLinkAngle, 2.0);
+  mechanisms_check_rotation_matrix_dynamics(rotor, kMechanismsFourLinkAngle, rotor_poses, 2.0);
 }
 
 // Backward Euler on the index-3 equations (seed 002 sec. 4.3, "Order Analysis") of the driven slider crank.
