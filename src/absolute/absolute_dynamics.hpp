@@ -210,8 +210,122 @@ struct AbsoluteDae {
     return residual_of(t, y, ydot, z, r);
   }
 
+  // The residual's Jacobians (layout of integrators/dual_residual_jacobians.hpp), assembled block by block as seed
+  // 002 assembles its iteration matrices (eqs. 44-45): identity blocks of the kinematic rows; per body the mass,
+  // the rotational terms' partials in (o, u, a) (dual numbers of width 3 K on that body alone) and the
+  // normalization's p and lambda^p; per GCON its row (Phi_q, the algebraic rows and the multipliers' columns) and
+  // the reaction-force sensitivity d(Phi_q^T lambda)/dq (the row on dual numbers over the two bodies'
+  // coordinates, width 2 (3 + K)); per RSDA its force's partials (width 4 K). Equal to dual_residual_jacobians
+  // on the whole residual (a test checks it) at O(NB K^3 + NC (3 + K)^2) instead of three passes of width NY or
+  // NZ over every row. False if a value is not finite.
   MYRIAD_HD bool residual_jacobians(double t, const double* y, const double* ydot, const double* z, double* r,
                                     double* r_y, double* r_ydot, double* r_z) const {
+    constexpr int NR = NY + NZ;
+    if (!residual_of(t, y, ydot, z, r)) return false;
+    for (int i = 0; i < NR * NY; ++i) r_y[i] = 0.0, r_ydot[i] = 0.0;
+    for (int i = 0; i < NR * NZ; ++i) r_z[i] = 0.0;
+    const double* q = y;
+    const double* v = y + NQ;
+    const double* a = ydot + NQ;
+    for (int i = 0; i < NQ; ++i) r_ydot[i * NY + i] = 1.0, r_y[i * NY + NQ + i] = -1.0;
+    for (int b = 0; b < NB; ++b) {
+      const int o = b * kPerBody, row = NQ + o;
+      for (int k = 0; k < 3; ++k) r_ydot[(row + k) * NY + NQ + o + k] = model->mass[b];
+      using D = Dual<double, 3 * K>;
+      D od[K], ud[K], ad[K], terms[K];
+      for (int k = 0; k < K; ++k)
+        od[k] = D::variable(q[o + 3 + k], k), ud[k] = D::variable(v[o + 3 + k], K + k),
+        ad[k] = D::variable(a[o + 3 + k], 2 * K + k);
+      rotational_terms(od, ud, ad, model->inertia[b], terms);
+      for (int k = 0; k < K; ++k) {
+        double* ry = r_y + (row + 3 + k) * NY;
+        for (int j = 0; j < K; ++j) {
+          ry[o + 3 + j] += terms[k].d[j];
+          ry[NQ + o + 3 + j] += terms[k].d[K + j];
+          r_ydot[(row + 3 + k) * NY + NQ + o + 3 + j] += terms[k].d[2 * K + j];
+        }
+        if (Rep::kNormalized) {
+          ry[o + 3 + k] += z[NC + b];
+          r_z[(row + 3 + k) * NZ + NC + b] = q[o + 3 + k];
+          r_y[(2 * NQ + NC + b) * NY + o + 3 + k] = q[o + 3 + k];
+        }
+      }
+    }
+    // A body's first column among the coordinates, -1 for the ground.
+    const auto first_column = [](int body) { return body > 0 ? (body - 1) * kPerBody : -1; };
+    for (int c = 0; c < NC; ++c) {
+      constexpr int W = 2 * kPerBody;
+      using D = Dual<double, W>;
+      const Gcon<double>& g = model->gcons[c];
+      const int ci = first_column(g.body_i), cj = first_column(g.body_j);
+      D qd[2 * kPerBody];
+      for (int k = 0; k < kPerBody; ++k) {
+        qd[k] = ci >= 0 ? D::variable(q[ci + k], k) : D(0.0);
+        qd[kPerBody + k] = cj >= 0 ? D::variable(q[cj + k], kPerBody + k) : D(0.0);
+      }
+      const auto pose_of = [&](const D* x, int body) {
+        return body > 0 ? AbsolutePose<D, typename Rep::template Orientation<D>>{Vec3<D>{x[0], x[1], x[2]},
+                                                                                Rep::orientation(x + 3)}
+                        : pose<D>(static_cast<const D*>(nullptr), 0);
+      };
+      const auto row = gcon_row(gcon_cast<D>(g), pose_of(qd, g.body_i), pose_of(qd + kPerBody, g.body_j),
+                                driving_value<D>(g, t));
+      // The row's entries per body: (r, orientation).
+      const auto entries = [&](int side, int k) -> const D& {
+        if (side == 0) return k < 3 ? row.phi_r_i[k] : row.phi_orientation_i[k - 3];
+        return k < 3 ? row.phi_r_j[k] : row.phi_orientation_j[k - 3];
+      };
+      const int columns[2] = {ci, cj};
+      for (int side = 0; side < 2; ++side) {
+        if (columns[side] < 0) continue;
+        for (int k = 0; k < kPerBody; ++k) {
+          const D& e = entries(side, k);
+          const int dyn_row = NQ + columns[side] + k;
+          r_y[(2 * NQ + c) * NY + columns[side] + k] += e.value;  // Phi_q
+          r_z[dyn_row * NZ + c] += e.value;                       // Phi_q^T
+          for (int other = 0; other < 2; ++other)                 // d(Phi_q^T lambda)/dq
+            if (columns[other] >= 0)
+              for (int j = 0; j < kPerBody; ++j)
+                r_y[dyn_row * NY + columns[other] + j] += z[c] * e.d[other * kPerBody + j];
+        }
+      }
+    }
+    for (int e = 0; e < model->rsda_count; ++e) {  // -dQ/d(o, u)
+      const AbsoluteRsda& f = model->rsdas[e];
+      using D = Dual<double, 4 * K>;
+      const int ci = first_column(f.body_i), cj = first_column(f.body_j);
+      D oi[K], ui[K], oj[K], uj[K], Qi[K], Qj[K];
+      for (int k = 0; k < K; ++k) {
+        if (ci >= 0) oi[k] = D::variable(q[ci + 3 + k], k), ui[k] = D::variable(v[ci + 3 + k], K + k);
+        if (cj >= 0) oj[k] = D::variable(q[cj + 3 + k], 2 * K + k), uj[k] = D::variable(v[cj + 3 + k], 3 * K + k);
+        Qi[k] = D(0.0), Qj[k] = D(0.0);
+      }
+      add_rsda_force<Rep>(f, ci >= 0 ? oi : nullptr, ci >= 0 ? ui : nullptr, cj >= 0 ? oj : nullptr,
+                          cj >= 0 ? uj : nullptr, ci >= 0 ? Qi : nullptr, cj >= 0 ? Qj : nullptr);
+      const int columns[2] = {ci, cj};
+      const D* Q[2] = {Qi, Qj};
+      for (int side = 0; side < 2; ++side) {
+        if (columns[side] < 0) continue;
+        for (int k = 0; k < K; ++k) {
+          double* ry = r_y + (NQ + columns[side] + 3 + k) * NY;
+          for (int other = 0; other < 2; ++other)
+            if (columns[other] >= 0)
+              for (int j = 0; j < K; ++j) {
+                ry[columns[other] + 3 + j] -= Q[side][k].d[2 * other * K + j];
+                ry[NQ + columns[other] + 3 + j] -= Q[side][k].d[2 * other * K + K + j];
+              }
+        }
+      }
+    }
+    for (int i = 0; i < NR * NY; ++i)
+      if (!is_finite(r_y[i]) || !is_finite(r_ydot[i])) return false;
+    return true;
+  }
+
+  // The same by dual numbers through the whole residual (three passes of width NY, NY and NZ): the check of the
+  // assembled form above.
+  MYRIAD_HD bool dual_residual_jacobians_whole(double t, const double* y, const double* ydot, const double* z,
+                                               double* r, double* r_y, double* r_ydot, double* r_z) const {
     return dual_residual_jacobians<NY, NZ>(*this, t, y, ydot, z, r, r_y, r_ydot, r_z);
   }
 
