@@ -166,7 +166,7 @@ std::string gcon_counts_text(const GconCounts& c) {
          std::to_string(c.d) + " D" + (c.angle > 0 ? ", " + std::to_string(c.angle) + " angle" : "");
 }
 
-AbsoluteMapping map_to_absolute(const Model& model) {
+AbsoluteMapping map_to_absolute(const Model& model, RevoluteDriverGcon revolute_drivers) {
   AbsoluteMapping mapping;
   for (const Body& body : model.bodies) mapping.bodies.push_back(map_body(body));
   mapping.gravity = vector3(model.gravity);
@@ -211,7 +211,9 @@ AbsoluteMapping map_to_absolute(const Model& model) {
     const MappedFrame F = map_frame(mapping, joint.parent, joint.parent_frame);
     const MappedFrame M = map_frame(mapping, joint.child, joint.child_frame);
     const Triad t = triad(joint.axis);
-    if (joint.type == JointType::revolute) {  // u_F . u_M = cos q (seed 002 sec. 4.2's rheonomic DP1)
+    if (joint.type == JointType::revolute && revolute_drivers == RevoluteDriverGcon::angle) {  // the angle = q
+      add(mapping, what, driven(make_angle<double>(F.body, F.R * t.axis, F.R * t.u, M.body, M.R * t.u, 0.0), d));
+    } else if (joint.type == JointType::revolute) {  // u_F . u_M = cos q (seed 002 sec. 4.2's rheonomic DP1)
       add(mapping, what, driven(make_dp1<double>(F.body, F.R * t.u, M.body, M.R * t.u, 0.0), d));
     } else if (joint.type == JointType::prismatic) {  // axis_F . (F -> M) = q
       add(mapping, what, driven(make_dp2<double>(F.body, F.R * t.axis, F.origin, M.body, M.origin, 0.0), d));

@@ -23,8 +23,8 @@
 // Loops: cut_spherical SJ, cut_revolute RJ, cut_universal UJ, cut_planar_revolute _|_2 (frame 2's origin on frame
 // 1's axis line through its origin: the in-plane coincidence of a planar pair, 2 DP2), distance and rod D (a
 // rod's mass is the joint-coordinate engine's; here it is a massless distance). Drivers: a revolute coordinate as
-// the seed drives its mechanisms, DP1(u_F, u_M) = cos(q(t)) (rheonomic); a prismatic one as DP2(axis_F, F -> M) =
-// q(t). Their Gcon::driver is the model's driver index; the time function itself stays the model's.
+// the seed drives its mechanisms, DP1(u_F, u_M) = cos(q(t)) (rheonomic), or on request as the angle GCON = q(t);
+// a prismatic one as DP2(axis_F, F -> M) = q(t). Their Gcon::driver is the model's driver index; the time function itself stays the model's.
 // Force elements: an rsda on a revolute joint becomes the absolute engine's RSDA (absolute/absolute_forces.hpp)
 // about the joint axis, its angle measured from F's u to M's u (= the joint coordinate), zero angle as the joint
 // engine takes it (model/time_function_packing.hpp: shifted by whole turns for "shortest"), anchored at the
@@ -68,9 +68,14 @@ struct AbsoluteMapping {
   Vec3<double> gravity{};                   // the model's
 };
 
+// How a revolute driver becomes a GCON: as seed 002 drives its mechanisms, DP1(u_F, u_M) = cos q (its row vanishes
+// where sin q = 0, twice a turn of a fully turning crank), or as the angle GCON from u_F to u_M about the axis = q
+// (absolute/constraint_primitives.hpp; regular everywhere).
+enum class RevoluteDriverGcon { dp1_cosine, angle };
+
 // The mapping of a parameter-applied model. Throws std::invalid_argument naming the body when its inertia is not
 // positive definite (no principal frame).
-AbsoluteMapping map_to_absolute(const Model& model);
+AbsoluteMapping map_to_absolute(const Model& model, RevoluteDriverGcon revolute_drivers = RevoluteDriverGcon::dp1_cosine);
 
 // A point p given in the frame of model body `body` (-1: the world) in the absolute frame of that body.
 Vec3<double> absolute_point(const AbsoluteMapping& mapping, int body, const Vec3<double>& p);
