@@ -21,6 +21,8 @@
 // Body j may be the ground (j = 0 in the seed): pass its fixed pose (r = 0, A = I) and ignore its columns.
 // Every function is O(1), allocation- and exception-free, host+device, and templated on the scalar (double,
 // Dual).
+#include <cmath>
+
 #include "absolute/rotation_representation.hpp"
 
 namespace myriad {
@@ -240,6 +242,13 @@ MYRIAD_HD_INLINE S cd_gamma(const Vec3<S>& c, const Vec3<S>& s_bar_i_P, const Ab
 //   gamma = f'' + (c gamma_s - s gamma_c) / r^2 + 2 theta' (s s' + c c') / r^2,
 // the last from theta'' = (c s'' - s c'') / r^2 - 2 theta' (s s' + c c') / r^2 with s'' = row_s q'' - gamma_s.
 // wrap() shifts by whole turns (value only), so the GCON holds along a driven angle that grows without bound.
+// x shifted by whole turns into [-pi, pi] (the shift read from the value; slope 1 in every derivative).
+template <class S>
+MYRIAD_HD_INLINE S wrap_to_pi(const S& x) {
+  constexpr double kTwoPi = 6.283185307179586;
+  return x - S(kTwoPi * std::nearbyint(value_of(x) / kTwoPi));
+}
+
 template <class S, class O>
 MYRIAD_HD_INLINE GconRow<S, OrientationTraits<O>::kCoordinates> angle_row(
     const Vec3<S>& f_bar_i, const Vec3<S>& g_bar_i, const AbsolutePose<S, O>& body_i, const Vec3<S>& f_bar_j,
@@ -250,10 +259,8 @@ MYRIAD_HD_INLINE GconRow<S, OrientationTraits<O>::kCoordinates> angle_row(
   const GconRow<S, K> c = dp1_row(f_bar_i, body_i, f_bar_j, body_j, none);
   const GconRow<S, K> s = dp1_row(g_bar_i, body_i, f_bar_j, body_j, none);
   const S r2 = s.phi * s.phi + c.phi * c.phi, a = c.phi / r2, b = s.phi / r2;
-  constexpr double kTwoPi = 6.283185307179586;
   GconRow<S, K> row;
-  const S angle = atan2(s.phi, c.phi) - f.f;
-  row.phi = angle - S(kTwoPi * std::nearbyint(value_of(angle) / kTwoPi));
+  row.phi = wrap_to_pi(atan2(s.phi, c.phi) - f.f);
   row.phi_r_i = Vec3<S>::zero();
   row.phi_r_j = Vec3<S>::zero();
   for (int k = 0; k < K; ++k) {

@@ -110,23 +110,28 @@ struct AbsoluteStateSpace {
     sort_ascending(column + M, N);
     for (int i = 0; i < M; ++i) dependent[i] = column[i];
     for (int k = 0; k < N; ++k) independent[k] = column[M + k];
-    double lu[M * M];
-    int pivots[M];
-    partition_condition = dependent_condition(t, lu, pivots);
+    Linearization lin;
+    double rows_phi[M];
+    dae().constraint_rows_of(t, q, rows_phi, lin.a);
+    partition_condition = factor_dependent(lin) ? dependent_condition(lin) : 0.0;
     return partition_condition > 0.0;
   }
 
-  // cond_1(Phi_u) at q (and Phi_u's LU in lu, pivots); 0 if singular. O(m^3).
-  MYRIAD_HD double dependent_condition(double t, double* lu, int* pivots) const {
-    if (!factor_dependent(t, q, lu, pivots)) return 0.0;
-    double phi[M], a[M * NQ];
-    dae().constraint_rows_of(t, q, phi, a);
+  // Phi_q at the current q and the LU of its dependent columns Phi_u (what recover() leaves for its callers).
+  struct Linearization {
+    double a[M * NQ];
+    double lu[M * M];
+    int pivots[M];
+  };
+
+  // cond_1(Phi_u) from a factored linearization. O(m^3).
+  MYRIAD_HD double dependent_condition(const Linearization& lin) const {
     double norm = 0.0, inverse_norm = 0.0;
     for (int c = 0; c < M; ++c) {
       double column_sum = 0.0, e[M];
-      for (int i = 0; i < M; ++i) column_sum += std::fabs(a[i * NQ + dependent[c]]), e[i] = i == c ? 1.0 : 0.0;
+      for (int i = 0; i < M; ++i) column_sum += std::fabs(lin.a[i * NQ + dependent[c]]), e[i] = i == c ? 1.0 : 0.0;
       norm = std::fmax(norm, column_sum);
-      lu_solve(M, lu, pivots, e);
+      lu_solve(M, lin.lu, lin.pivots, e);
       double inverse_sum = 0.0;
       for (int i = 0; i < M; ++i) inverse_sum += std::fabs(e[i]);
       inverse_norm = std::fmax(inverse_norm, inverse_sum);
@@ -136,7 +141,8 @@ struct AbsoluteStateSpace {
 
   // f = v'' at (t, x = v, w = v'). False if Newton or a factorization fails.
   MYRIAD_HD bool acceleration(double t, const double* x, const double* w, double* f) {
-    if (!recover(t, x, w)) return false;
+    Linearization lin;
+    if (!recover(t, x, w, lin)) return false;
     double q_ddot[NQ], z[M];
     if (!dae().accelerations_of(t, q, q_dot, q_ddot, z)) return false;
     for (int k = 0; k < N; ++k) f[k] = q_ddot[independent[k]];
@@ -146,17 +152,15 @@ struct AbsoluteStateSpace {
   // f, J1 = df/dx, J2 = df/dw (N x N, row-major), f_t = 0 (scleronomic). Exact (dual numbers; see the top).
   MYRIAD_HD bool jacobians(double t, const double* x, const double* w, double* f, double* J1, double* J2,
                            double* f_t) {
-    if (!recover(t, x, w)) return false;
-    double lu[M * M];
-    int pivots[M];
-    if (!factor_dependent(t, q, lu, pivots)) return false;
+    Linearization lin;
+    if (!recover(t, x, w, lin)) return false;
     J qd[NQ], vd[NQ];
     for (int i = 0; i < NQ; ++i) qd[i] = J(q[i]), vd[i] = J(q_dot[i]);
     for (int k = 0; k < N; ++k) qd[independent[k]].d[k] = 1.0, vd[independent[k]].d[N + k] = 1.0;
     // u on duals: one Newton step at the converged u gives du/dv exactly (its value moves by rounding only).
     J phi[M], a[M * NQ];
     dae().constraint_rows_of(t, qd, phi, a);
-    solve_dependent_dual(lu, pivots, phi);
+    solve_dependent_dual(lin.lu, lin.pivots, phi);
     for (int i = 0; i < M; ++i) qd[dependent[i]] -= phi[i];
     // u' on duals: Phi_u u' = -Phi_v v' (eq. 7d), Phi_q taken on the dual q so that its derivatives enter.
     dae().constraint_rows_of(t, qd, phi, a);
@@ -184,18 +188,15 @@ struct AbsoluteStateSpace {
   // Mhat = H^T M H (eq. 10a) at x (N x N, row-major).
   MYRIAD_HD bool mass_matrix(double t, const double* x, double* M_hat) {
     for (int k = 0; k < N; ++k) q[independent[k]] = x[k];
-    if (!recover_positions(t)) return false;
-    double lu[M * M];
-    int pivots[M];
-    if (!factor_dependent(t, q, lu, pivots)) return false;
-    double phi[M], a[M * NQ], H[NQ * N];
-    dae().constraint_rows_of(t, q, phi, a);
+    Linearization lin;
+    if (!recover_positions(t, lin)) return false;
+    double H[NQ * N];
     for (int i = 0; i < NQ * N; ++i) H[i] = 0.0;
     for (int k = 0; k < N; ++k) {
       H[independent[k] * N + k] = 1.0;
       double column[M];
-      for (int i = 0; i < M; ++i) column[i] = -a[i * NQ + independent[k]];
-      lu_solve(M, lu, pivots, column);
+      for (int i = 0; i < M; ++i) column[i] = -lin.a[i * NQ + independent[k]];
+      lu_solve(M, lin.lu, lin.pivots, column);
       for (int i = 0; i < M; ++i) H[dependent[i] * N + k] = column[i];
     }
     for (int i = 0; i < N * N; ++i) M_hat[i] = 0.0;
@@ -216,14 +217,13 @@ struct AbsoluteStateSpace {
 
   // Step 14 after each accepted step: see the top. True if the independent set changed (x, w rewritten).
   MYRIAD_HD bool rebase(double t, double* x, double* w) {
-    if (!recover(t, x, w)) return false;  // the next linearization reports the failure
+    Linearization lin;
+    if (!recover(t, x, w, lin)) return false;  // the next linearization reports the failure
     for (int e = 0; e < model.rsda_count; ++e) {
       AbsoluteRsda& f = model.rsdas[e];
       move_rsda_anchor<Rep>(f, body_orientation(f.body_i), body_orientation(f.body_j));
     }
-    double lu[M * M];
-    int pivots[M];
-    const double condition = dependent_condition(t, lu, pivots);
+    const double condition = dependent_condition(lin);
     if (condition > 0.0 && condition <= repartition_factor * partition_condition) return false;
     int before[N];
     for (int k = 0; k < N; ++k) before[k] = independent[k];
@@ -238,7 +238,8 @@ struct AbsoluteStateSpace {
 
   // The full (q, q') at (t, x, w), for observers (theta1 of Tables 1-2 from body 1's Euler parameters).
   MYRIAD_HD bool configuration(double t, const double* x, const double* w, double* q_out, double* q_dot_out) {
-    if (!recover(t, x, w)) return false;
+    Linearization lin;
+    if (!recover(t, x, w, lin)) return false;
     for (int i = 0; i < NQ; ++i) q_out[i] = q[i], q_dot_out[i] = q_dot[i];
     return true;
   }
@@ -256,13 +257,11 @@ struct AbsoluteStateSpace {
     return body > 0 ? q + (body - 1) * Dae::kPerBody + 3 : nullptr;
   }
 
-  // Phi_u at q, factored (LU with partial pivoting). False if singular.
-  MYRIAD_HD bool factor_dependent(double t, const double* at, double* lu, int* pivots) const {
-    double phi[M], a[M * NQ];
-    dae().constraint_rows_of(t, at, phi, a);
+  // Phi_u from lin.a, factored into lin.lu (LU with partial pivoting). False if singular.
+  MYRIAD_HD bool factor_dependent(Linearization& lin) const {
     for (int i = 0; i < M; ++i)
-      for (int c = 0; c < M; ++c) lu[i * M + c] = a[i * NQ + dependent[c]];
-    return lu_factor(M, lu, pivots);
+      for (int c = 0; c < M; ++c) lin.lu[i * M + c] = lin.a[i * NQ + dependent[c]];
+    return lu_factor(M, lin.lu, lin.pivots);
   }
 
   // Phi_u^-1 b for a dual right-hand side (value and each direction), Phi_u given by its double LU.
@@ -278,42 +277,37 @@ struct AbsoluteStateSpace {
     }
   }
 
-  // Step 13: u with Phi(u, v) = 0 by Newton from the stored u, v = q[independent] already set.
-  MYRIAD_HD bool recover_positions(double t) {
+  // Step 13: u with Phi(u, v) = 0 by Newton from the stored u, v = q[independent] already set; leaves Phi_q and
+  // Phi_u's LU at the solution in lin.
+  MYRIAD_HD bool recover_positions(double t, Linearization& lin) {
     ++recoveries;
     for (int it = 0; it <= max_newton_iterations; ++it) {
-      double phi[M], a[M * NQ], lu[M * M];
-      int pivots[M];
-      dae().constraint_rows_of(t, q, phi, a);
+      double phi[M];
+      dae().constraint_rows_of(t, q, phi, lin.a);
       double residual = 0.0;
       for (int i = 0; i < M; ++i) residual = std::fmax(residual, std::fabs(phi[i]));
       if (!is_finite(residual)) return false;
-      if (residual <= position_tolerance) return true;
-      if (it == max_newton_iterations) return false;
-      for (int i = 0; i < M; ++i)
-        for (int c = 0; c < M; ++c) lu[i * M + c] = a[i * NQ + dependent[c]];
-      if (!lu_factor(M, lu, pivots)) return false;
-      lu_solve(M, lu, pivots, phi);
+      const bool converged = residual <= position_tolerance;
+      if (!converged && it == max_newton_iterations) return false;
+      if (!factor_dependent(lin)) return false;
+      if (converged) return true;
+      lu_solve(M, lin.lu, lin.pivots, phi);
       for (int i = 0; i < M; ++i) q[dependent[i]] -= phi[i];
       ++newton_iterations;
     }
     return false;
   }
 
-  // u and u' at (x, w) (eqs. 8, 7d).
-  MYRIAD_HD bool recover(double t, const double* x, const double* w) {
+  // u and u' at (x, w) (eqs. 8, 7d); Phi_q and Phi_u's LU there in lin.
+  MYRIAD_HD bool recover(double t, const double* x, const double* w, Linearization& lin) {
     for (int k = 0; k < N; ++k) q[independent[k]] = x[k];
-    if (!recover_positions(t)) return false;
-    double lu[M * M];
-    int pivots[M];
-    if (!factor_dependent(t, q, lu, pivots)) return false;
-    double phi[M], a[M * NQ], rhs[M];
-    dae().constraint_rows_of(t, q, phi, a);
+    if (!recover_positions(t, lin)) return false;
+    double rhs[M];
     for (int i = 0; i < M; ++i) {
       rhs[i] = 0.0;
-      for (int k = 0; k < N; ++k) rhs[i] -= a[i * NQ + independent[k]] * w[k];
+      for (int k = 0; k < N; ++k) rhs[i] -= lin.a[i * NQ + independent[k]] * w[k];
     }
-    lu_solve(M, lu, pivots, rhs);
+    lu_solve(M, lin.lu, lin.pivots, rhs);
     for (int k = 0; k < N; ++k) q_dot[independent[k]] = w[k];
     for (int i = 0; i < M; ++i) q_dot[dependent[i]] = rhs[i];
     return true;
