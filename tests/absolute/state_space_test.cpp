@@ -124,7 +124,8 @@ TEST(AbsoluteStateSpace, IntegrationJacobiansAreExactAndMhatCarriesTheKineticEne
       const Quat<double> p_dot{q_dot[7 * b + 3], q_dot[7 * b + 4], q_dot[7 * b + 5], q_dot[7 * b + 6]};
       const Vec3<double> omega_bar = body_angular_velocity(p, p_dot), J = sys.model.inertia[b];
       bodies += 0.5 * sys.model.mass[b] * (r_dot[0] * r_dot[0] + r_dot[1] * r_dot[1] + r_dot[2] * r_dot[2]) +
-                0.5 * (J.x * omega_bar.x * omega_bar.x + J.y * omega_bar.y * omega_bar.y + J.z * omega_bar.z * omega_bar.z);
+                0.5 * (J.x * omega_bar.x * omega_bar.x + J.y * omega_bar.y * omega_bar.y +
+                       J.z * omega_bar.z * omega_bar.z);
     }
     const double quadratic =
         0.5 * (w[0] * (M_hat[0] * w[0] + M_hat[1] * w[1]) + w[1] * (M_hat[2] * w[0] + M_hat[3] * w[1]));
@@ -135,8 +136,8 @@ TEST(AbsoluteStateSpace, IntegrationJacobiansAreExactAndMhatCarriesTheKineticEne
 // RN4 in the seed's coordinates at Atol = Rtol = 1e-9 against the joint-coordinate engine over the 2 s of Tables
 // 1-2 (the partition is re-checked every step; body 1 swings through 2.6 rad): theta1 to 1e-8 on the output grid
 // and at the run's own step ends (the reference evaluated there). theta1-dot is controlled only through the
-// independent velocities y1', y2' (up to 15 m/s): measured 1.4e-7 rad/s at the step ends, 1e-6 to 2e-6 on the grid (RN4's
-// cubic Hermite interpolant of v' through the stiff mode's accelerations); asserted with a margin of 5x. See
+// independent velocities y1', y2' (up to 15 m/s): measured 1.4e-7 rad/s at the step ends, 1e-6 to 2e-6 on the grid
+// (RN4's cubic Hermite interpolant of v' through the stiff mode's accelerations); asserted with a margin of 5x. See
 // docs/validation/rn4_stiff_double_pendulum.md.
 TEST(AbsoluteStateSpace, RN4InTheSeedsCoordinatesFollowsTheJointCoordinateEngine) {
   const Model model = stiff_pendulum_file();
