@@ -32,6 +32,7 @@ struct SimulateOptions {
   int lanes = 4;               // cpu: instances each thread integrates in lockstep (1, 2, 4, 8)
   std::string backend = "auto";  // auto | reference | cpu | cuda
   std::optional<std::string> gpu_strategy;   // cuda: fused | warp | shared-lu | staged (default fused)
+  std::optional<std::string> coordinates;    // joint | rp | re (api::RunOptions::coordinates)
   std::optional<long long> gpu_step_budget;  // cuda: step attempts per launch between compactions; 0: to the end
   std::string out;
   // instances per chunk of --out (CSV: a multiple of 64 with --summary; HDF5); unset: 256 MiB of CSV values, the

@@ -65,6 +65,8 @@ int run_simulate_hdf5(const SimulateOptions& o) {
   refuse_with_hdf5(o.gpu_strategy.has_value() || o.gpu_step_budget.has_value(),
                    "--gpu-strategy / --gpu-step-budget",
                    "not yet: an HDF5 run uses the default GPU strategy");
+  refuse_with_hdf5(o.coordinates.has_value() && *o.coordinates != "joint", "--coordinates " + o.coordinates.value_or(""),
+                   "not yet: an HDF5 run integrates in joint coordinates");
   const std::string out = check_output_paths(
       {{"--out", o.out}}, {{"the model file", o.model}, {"the parameter file (--params)", o.params_file}},
       o.follow_symlinks)[0];

@@ -12,7 +12,7 @@ std::string flag_name(const std::string& setting) {
       {"integrator", "--integrator"}, {"backend", "--backend"}, {"threads", "--threads"},
       {"lanes", "--lanes"},     {"rho_inf", "--rho-inf"},
       {"gpu_strategy", "--gpu-strategy"}, {"gpu_step_budget", "--gpu-step-budget"},
-      {"instances", "--instances"}, {"overrides", "--param"}};
+      {"instances", "--instances"}, {"overrides", "--param"}, {"coordinates", "--coordinates"}};
   const auto found = flags.find(setting);
   return found != flags.end() ? found->second : "--" + setting;
 }
@@ -40,6 +40,7 @@ api::RunOptions run_options(const SimulateOptions& o) {
   options.lanes = o.lanes;
   options.gpu_strategy = o.gpu_strategy;
   options.gpu_step_budget = o.gpu_step_budget;
+  options.coordinates = o.coordinates;
   return options;
 }
 

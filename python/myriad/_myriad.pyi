@@ -150,6 +150,7 @@ def simulate(
     keep_series: bool = True,
     lanes: int = 4,
     rho_inf: Optional[float] = None,
+    coordinates: Optional[str] = None,
 ) -> SimulationResult: ...
 
 class ObservationTensor:

@@ -151,7 +151,8 @@ void run_interruptibly(Work&& work, Poll&& poll, std::atomic<bool>& cancel) {
 PyResult simulate(const py::object& model_or_path, const py::object& params, std::optional<long long> instances,
                   const RunOptionArgs& args, const std::string& backend, int threads, const py::object& overrides,
                   const py::object& progress, const std::optional<std::string>& gpu_strategy,
-                  std::optional<long long> gpu_step_budget, bool keep_series, int lanes) {
+                  std::optional<long long> gpu_step_budget, bool keep_series, int lanes,
+                  const std::optional<std::string>& coordinates) {
   api::LoadedModel model = model_from(model_or_path);
   api::SimulateRequest request;
   request.instances = instances.value_or(0);
@@ -161,6 +162,7 @@ PyResult simulate(const py::object& model_or_path, const py::object& params, std
   request.options.gpu_strategy = gpu_strategy;
   request.options.gpu_step_budget = gpu_step_budget;
   request.options.lanes = lanes;
+  request.options.coordinates = coordinates;
   request.keep_series = keep_series;
 
   std::atomic<bool> cancel{false};
@@ -239,11 +241,11 @@ void bind_simulate(py::module_& m) {
          int threads, const py::object& overrides, const py::object& progress, std::optional<double> fac,
          std::optional<double> facmin, std::optional<double> facmax, std::optional<long long> max_steps,
          std::optional<std::string> gpu_strategy, std::optional<long long> gpu_step_budget, bool keep_series,
-         int lanes, std::optional<double> rho_inf) {
+         int lanes, std::optional<double> rho_inf, std::optional<std::string> coordinates) {
         const RunOptionArgs args{t_end,  dt_out, h,         rtol, atol, fac, facmin, facmax, max_steps,
                                  std::move(integrator), rho_inf};
         return simulate(model, params, instances, args, backend, threads, overrides, progress, gpu_strategy,
-                        gpu_step_budget, keep_series, lanes);
+                        gpu_step_budget, keep_series, lanes, coordinates);
       },
       py::arg("model"), py::arg("params") = py::none(), py::arg("instances") = py::none(),
       py::arg("t_end") = py::none(), py::arg("dt_out") = py::none(), py::arg("integrator") = py::none(),
@@ -252,11 +254,11 @@ void bind_simulate(py::module_& m) {
       py::arg("progress") = py::none(), py::kw_only(), py::arg("fac") = py::none(), py::arg("facmin") = py::none(),
       py::arg("facmax") = py::none(), py::arg("max_steps") = py::none(), py::arg("gpu_strategy") = py::none(),
       py::arg("gpu_step_budget") = py::none(), py::arg("keep_series") = true, py::arg("lanes") = 4,
-      py::arg("rho_inf") = py::none(),
+      py::arg("rho_inf") = py::none(), py::arg("coordinates") = py::none(),
       "simulate(model, params=None, instances=None, t_end=None, dt_out=None, integrator=None, h=None, rtol=None,\n"
       "         atol=None, backend='auto', threads=0, overrides=None, progress=None, *, fac=None, facmin=None,\n"
       "         facmax=None, max_steps=None, gpu_strategy=None, gpu_step_budget=None, keep_series=True, lanes=4,\n"
-      "         rho_inf=None) -> SimulationResult\n\n"
+      "         rho_inf=None, coordinates=None) -> SimulationResult\n\n"
       "Runs an ensemble of `model` (a LoadedModel or a path) like `myriad simulate`.\n"
       "params: per-instance parameters: a CSV path (the CLI's --params), a dict name -> (N,) array, (names, N x P\n"
       "  array) or a ParameterSet; row i goes to instance i. instances: N (default: the table's rows, else 1).\n"
@@ -272,6 +274,8 @@ void bind_simulate(py::module_& m) {
       "  rho_inf in [0, 1].\n"
       "lanes: cpu backend, instances each thread integrates in lockstep where the model and method allow (1, 2, 4\n"
       "  or 8; the results are the same bit for bit).\n"
+      "coordinates: 'joint' (default), or 'rp' / 're': seed 002's absolute coordinates (Euler parameters, ZXZ\n"
+      "  Euler angles) on the index-3 DAE with an implicit integrator, cpu backend; the same signals.\n"
       "The interpreter lock is released while the run computes (other Python threads keep running); Ctrl-C\n"
       "cancels the run and raises KeyboardInterrupt once it has stopped. Model problems raise ModelFileError.");
 }

@@ -31,6 +31,7 @@
 #include "core/scalar.hpp"
 #include "integrators/dual_residual_jacobians.hpp"
 #include "linalg/dense_lu.hpp"
+#include "model/time_function.hpp"
 
 namespace myriad {
 
@@ -68,18 +69,28 @@ struct EulerAngleCoordinates {
   }
 };
 
-// A driving function g(t) = offset + rate t + amplitude cos(frequency t + phase), the form of seed 002's drivers, used as
-// f = g or, for a DP1 that prescribes the angle g between two unit vectors, as f = cos g (sec. 4.2: the single
-// pendulum's angle pi/2 + pi/4 cos 2t).
-struct CosineDriver {
+// A GCON's driving function g(t): seed 002's form offset + rate t + amplitude cos(frequency t + phase), or a model
+// file's time function (model/time_function.hpp: its packed coefficients, the same evaluation the joint-coordinate
+// engine's drivers take), used as f = g or, for a DP1 that prescribes the angle g between two unit vectors, as
+// f = cos g (sec. 4.2: the single pendulum's angle pi/2 + pi/4 cos 2t).
+struct AbsoluteDriver {
   double offset = 0.0, amplitude = 0.0, frequency = 0.0, phase = 0.0;
   bool cosine_of_angle = false;
   double rate = 0.0;  // g gains rate * t (a crank turning at a constant rate, for an angle GCON)
+  int time_function = -1;                  // a TimeFunctionKind: g from `coefficients` instead of the form above
+  int points = 0;                          // the time function's table points or harmonics
+  const double* coefficients = nullptr;    // its packed coefficients (the caller's memory)
   MYRIAD_HD_INLINE DrivingValue<double> at(double t) const {
-    const double angle = frequency * t + phase;
-    const double g = offset + rate * t + amplitude * std::cos(angle),
-                 g_dot = rate - amplitude * frequency * std::sin(angle),
-                 g_ddot = -amplitude * frequency * frequency * std::cos(angle);
+    double g, g_dot, g_ddot;
+    if (time_function >= 0) {
+      const TimeValue value = evaluate_time_function(time_function, coefficients, points, t);
+      g = value.value, g_dot = value.rate, g_ddot = value.acceleration;
+    } else {
+      const double angle = frequency * t + phase;
+      g = offset + rate * t + amplitude * std::cos(angle);
+      g_dot = rate - amplitude * frequency * std::sin(angle);
+      g_ddot = -amplitude * frequency * frequency * std::cos(angle);
+    }
     if (!cosine_of_angle) return {g, g_dot, g_ddot};
     return {std::cos(g), -std::sin(g) * g_dot, -std::cos(g) * g_dot * g_dot - std::sin(g) * g_ddot};
   }
@@ -93,10 +104,13 @@ struct AbsoluteModel {
   double mass[NB];
   Vec3<double> inertia[NB];  // principal moments J-bar (the body frame's axes are principal)
   Gcon<double> gcons[NC];
-  CosineDriver drivers[kMaxAbsoluteDrivers];
+  AbsoluteDriver drivers[kMaxAbsoluteDrivers];
   Vec3<double> gravity = {0.0, 0.0, -9.81};
   AbsoluteRsda rsdas[kMaxAbsoluteRsdas];
   int rsda_count = 0;
+  // The bodies and GCONs in use (the first body_count and gcon_count entries): NB and NC are capacities, so that
+  // one instantiation runs any model up to them (absolute/absolute_run.hpp).
+  int body_count = NB, gcon_count = NC;
 };
 
 template <class Rep, int NB, int NC>
@@ -109,8 +123,12 @@ struct AbsoluteDae {
 
   const AbsoluteModel<NB, NC>* model = nullptr;
 
-  MYRIAD_HD int differential_dimension() const { return NY; }
-  MYRIAD_HD int algebraic_dimension() const { return NZ; }
+  // The model's sizes (NB, NC, NQ, NY, NZ above are the capacities, equal to them for a full model).
+  MYRIAD_HD int body_count() const { return model->body_count; }
+  MYRIAD_HD int gcon_count() const { return model->gcon_count; }
+  MYRIAD_HD int coordinate_count() const { return model->body_count * kPerBody; }
+  MYRIAD_HD int differential_dimension() const { return 2 * coordinate_count(); }
+  MYRIAD_HD int algebraic_dimension() const { return model->gcon_count + (Rep::kNormalized ? model->body_count : 0); }
 
   // The kinetic energy of rotation 1/2 w^T J w, w = omega-bar(o, u), for any scalar T (nested duals).
   template <class T>
@@ -160,12 +178,14 @@ struct AbsoluteDae {
 
   template <class S>
   MYRIAD_HD bool residual_of(double t, const S* y, const S* ydot, const S* z, S* r) const {
+    [[maybe_unused]] const int nb = body_count(), nc = gcon_count(), nq = coordinate_count(), ny = 2 * nq,
+                               nz = algebraic_dimension();
     const S* q = y;
-    const S* v = y + NQ;
-    const S* a = ydot + NQ;
-    for (int i = 0; i < NQ; ++i) r[i] = ydot[i] - v[i];
-    S* dyn = r + NQ;
-    for (int b = 0; b < NB; ++b) {
+    const S* v = y + nq;
+    const S* a = ydot + nq;
+    for (int i = 0; i < nq; ++i) r[i] = ydot[i] - v[i];
+    S* dyn = r + nq;
+    for (int b = 0; b < nb; ++b) {
       const int o = b * kPerBody;
       const double m = model->mass[b];
       dyn[o + 0] = S(m) * a[o + 0] - S(m * model->gravity.x);
@@ -173,14 +193,14 @@ struct AbsoluteDae {
       dyn[o + 2] = S(m) * a[o + 2] - S(m * model->gravity.z);
       rotational_terms(q + o + 3, v + o + 3, a + o + 3, model->inertia[b], dyn + o + 3);
       if (Rep::kNormalized)  // Phi_p^T lambda^p with Phi = 1/2 (p^T p - 1)
-        for (int k = 0; k < K; ++k) dyn[o + 3 + k] += q[o + 3 + k] * z[NC + b];
+        for (int k = 0; k < K; ++k) dyn[o + 3 + k] += q[o + 3 + k] * z[nc + b];
     }
     S applied[NQ];
-    for (int i = 0; i < NQ; ++i) applied[i] = S(0.0);
+    for (int i = 0; i < nq; ++i) applied[i] = S(0.0);
     add_applied_forces(q, v, applied);
-    for (int i = 0; i < NQ; ++i) dyn[i] -= applied[i];
-    S* phi = r + 2 * NQ;
-    for (int c = 0; c < NC; ++c) {
+    for (int i = 0; i < nq; ++i) dyn[i] -= applied[i];
+    S* phi = r + 2 * nq;
+    for (int c = 0; c < nc; ++c) {
       const Gcon<S> g = gcon_cast<S>(model->gcons[c]);
       const auto row = gcon_row(g, pose(q, g.body_i), pose(q, g.body_j), driving_value<S>(model->gcons[c], t));
       phi[c] = row.phi;
@@ -197,11 +217,11 @@ struct AbsoluteDae {
       }
     }
     if (Rep::kNormalized)
-      for (int b = 0; b < NB; ++b) {
+      for (int b = 0; b < nb; ++b) {
         const S* p = q + b * kPerBody + 3;
-        phi[NC + b] = S(0.5) * (p[0] * p[0] + p[1] * p[1] + p[2] * p[2] + p[3] * p[3] - S(1.0));
+        phi[nc + b] = S(0.5) * (p[0] * p[0] + p[1] * p[1] + p[2] * p[2] + p[3] * p[3] - S(1.0));
       }
-    for (int i = 0; i < NY + NZ; ++i)
+    for (int i = 0; i < ny + nz; ++i)
       if (!is_finite(value_of(r[i]))) return false;
     return true;
   }
@@ -216,21 +236,23 @@ struct AbsoluteDae {
   // normalization's p and lambda^p; per GCON its row (Phi_q, the algebraic rows and the multipliers' columns) and
   // the reaction-force sensitivity d(Phi_q^T lambda)/dq (the row on dual numbers over the two bodies'
   // coordinates, width 2 (3 + K)); per RSDA its force's partials (width 4 K). Equal to dual_residual_jacobians
-  // on the whole residual (a test checks it) at O(NB K^3 + NC (3 + K)^2) instead of three passes of width NY or
-  // NZ over every row. False if a value is not finite.
+  // on the whole residual (a test checks it) at O(nb K^3 + nc (3 + K)^2) instead of three passes of width ny or
+  // nz over every row. False if a value is not finite.
   MYRIAD_HD bool residual_jacobians(double t, const double* y, const double* ydot, const double* z, double* r,
                                     double* r_y, double* r_ydot, double* r_z) const {
-    constexpr int NR = NY + NZ;
+    [[maybe_unused]] const int nb = body_count(), nc = gcon_count(), nq = coordinate_count(), ny = 2 * nq,
+                               nz = algebraic_dimension();
+    const int nr = ny + nz;
     if (!residual_of(t, y, ydot, z, r)) return false;
-    for (int i = 0; i < NR * NY; ++i) r_y[i] = 0.0, r_ydot[i] = 0.0;
-    for (int i = 0; i < NR * NZ; ++i) r_z[i] = 0.0;
+    for (int i = 0; i < nr * ny; ++i) r_y[i] = 0.0, r_ydot[i] = 0.0;
+    for (int i = 0; i < nr * nz; ++i) r_z[i] = 0.0;
     const double* q = y;
-    const double* v = y + NQ;
-    const double* a = ydot + NQ;
-    for (int i = 0; i < NQ; ++i) r_ydot[i * NY + i] = 1.0, r_y[i * NY + NQ + i] = -1.0;
-    for (int b = 0; b < NB; ++b) {
-      const int o = b * kPerBody, row = NQ + o;
-      for (int k = 0; k < 3; ++k) r_ydot[(row + k) * NY + NQ + o + k] = model->mass[b];
+    const double* v = y + nq;
+    const double* a = ydot + nq;
+    for (int i = 0; i < nq; ++i) r_ydot[i * ny + i] = 1.0, r_y[i * ny + nq + i] = -1.0;
+    for (int b = 0; b < nb; ++b) {
+      const int o = b * kPerBody, row = nq + o;
+      for (int k = 0; k < 3; ++k) r_ydot[(row + k) * ny + nq + o + k] = model->mass[b];
       using D = Dual<double, 3 * K>;
       D od[K], ud[K], ad[K], terms[K];
       for (int k = 0; k < K; ++k)
@@ -238,22 +260,22 @@ struct AbsoluteDae {
         ad[k] = D::variable(a[o + 3 + k], 2 * K + k);
       rotational_terms(od, ud, ad, model->inertia[b], terms);
       for (int k = 0; k < K; ++k) {
-        double* ry = r_y + (row + 3 + k) * NY;
+        double* ry = r_y + (row + 3 + k) * ny;
         for (int j = 0; j < K; ++j) {
           ry[o + 3 + j] += terms[k].d[j];
-          ry[NQ + o + 3 + j] += terms[k].d[K + j];
-          r_ydot[(row + 3 + k) * NY + NQ + o + 3 + j] += terms[k].d[2 * K + j];
+          ry[nq + o + 3 + j] += terms[k].d[K + j];
+          r_ydot[(row + 3 + k) * ny + nq + o + 3 + j] += terms[k].d[2 * K + j];
         }
         if (Rep::kNormalized) {
-          ry[o + 3 + k] += z[NC + b];
-          r_z[(row + 3 + k) * NZ + NC + b] = q[o + 3 + k];
-          r_y[(2 * NQ + NC + b) * NY + o + 3 + k] = q[o + 3 + k];
+          ry[o + 3 + k] += z[nc + b];
+          r_z[(row + 3 + k) * nz + nc + b] = q[o + 3 + k];
+          r_y[(2 * nq + nc + b) * ny + o + 3 + k] = q[o + 3 + k];
         }
       }
     }
     // A body's first column among the coordinates, -1 for the ground.
     const auto first_column = [](int body) { return body > 0 ? (body - 1) * kPerBody : -1; };
-    for (int c = 0; c < NC; ++c) {
+    for (int c = 0; c < nc; ++c) {
       constexpr int W = 2 * kPerBody;
       using D = Dual<double, W>;
       const Gcon<double>& g = model->gcons[c];
@@ -280,13 +302,13 @@ struct AbsoluteDae {
         if (columns[side] < 0) continue;
         for (int k = 0; k < kPerBody; ++k) {
           const D& e = entries(side, k);
-          const int dyn_row = NQ + columns[side] + k;
-          r_y[(2 * NQ + c) * NY + columns[side] + k] += e.value;  // Phi_q
-          r_z[dyn_row * NZ + c] += e.value;                       // Phi_q^T
+          const int dyn_row = nq + columns[side] + k;
+          r_y[(2 * nq + c) * ny + columns[side] + k] += e.value;  // Phi_q
+          r_z[dyn_row * nz + c] += e.value;                       // Phi_q^T
           for (int other = 0; other < 2; ++other)                 // d(Phi_q^T lambda)/dq
             if (columns[other] >= 0)
               for (int j = 0; j < kPerBody; ++j)
-                r_y[dyn_row * NY + columns[other] + j] += z[c] * e.d[other * kPerBody + j];
+                r_y[dyn_row * ny + columns[other] + j] += z[c] * e.d[other * kPerBody + j];
         }
       }
     }
@@ -307,29 +329,29 @@ struct AbsoluteDae {
       for (int side = 0; side < 2; ++side) {
         if (columns[side] < 0) continue;
         for (int k = 0; k < K; ++k) {
-          double* ry = r_y + (NQ + columns[side] + 3 + k) * NY;
+          double* ry = r_y + (nq + columns[side] + 3 + k) * ny;
           for (int other = 0; other < 2; ++other)
             if (columns[other] >= 0)
               for (int j = 0; j < K; ++j) {
                 ry[columns[other] + 3 + j] -= Q[side][k].d[2 * other * K + j];
-                ry[NQ + columns[other] + 3 + j] -= Q[side][k].d[2 * other * K + K + j];
+                ry[nq + columns[other] + 3 + j] -= Q[side][k].d[2 * other * K + K + j];
               }
         }
       }
     }
-    for (int i = 0; i < NR * NY; ++i)
+    for (int i = 0; i < nr * ny; ++i)
       if (!is_finite(r_y[i]) || !is_finite(r_ydot[i])) return false;
     return true;
   }
 
-  // The same by dual numbers through the whole residual (three passes of width NY, NY and NZ): the check of the
+  // The same by dual numbers through the whole residual (three passes of width ny, ny and nz): the check of the
   // assembled form above.
   MYRIAD_HD bool dual_residual_jacobians_whole(double t, const double* y, const double* ydot, const double* z,
                                                double* r, double* r_y, double* r_ydot, double* r_z) const {
     return dual_residual_jacobians<NY, NZ>(*this, t, y, ydot, z, r, r_y, r_ydot, r_z);
   }
 
-  // The force elements' generalized forces at (q, v), added to Q (NQ; gravity is not among them).
+  // The force elements' generalized forces at (q, v), added to Q (nq; gravity is not among them).
   template <class S>
   MYRIAD_HD void add_applied_forces(const S* q, const S* v, S* Q) const {
     for (int e = 0; e < model->rsda_count; ++e) {
@@ -357,19 +379,21 @@ struct AbsoluteDae {
   // Forward dynamics at (t, q, v) (the index-1 system): [M Phi_q^T; Phi_q 0] (q'', lambda) = (Q - h, gamma), where
   // M and h (the dynamic rows at q'' = 0, lambda = 0: gravity and the velocity terms) come body by body from
   // rotational_terms, Q from the force elements, Phi_q from the GCON rows (and p^T for the normalizations), gamma
-  // from the GCONs (and -p'^T p'). Writes q'' (NQ) and z (NZ). Any scalar S: on dual numbers it differentiates
+  // from the GCONs (and -p'^T p'). Writes q'' (nq) and z (nz). Any scalar S: on dual numbers it differentiates
   // the accelerations (absolute/state_space.hpp's integration Jacobians). Cheap enough to integrate as an ODE: no
-  // NY-wide dual numbers. Cost: O(NB K^2 + NC) evaluations and an O((NQ + NZ)^3) LU. False if the matrix is
+  // ny-wide dual numbers. Cost: O(nb K^2 + nc) evaluations and an O((nq + nz)^3) LU. False if the matrix is
   // singular (re at sin(theta) = 0) or a value is not finite.
   template <class S>
   MYRIAD_HD bool accelerations_of(double t, const S* q, const S* v, S* q_ddot, S* z) const {
-    constexpr int N = NQ + NZ;
-    S A[N * N], b[N];
-    int pivots[N];
+    [[maybe_unused]] const int nb = body_count(), nc = gcon_count(), nq = coordinate_count(), ny = 2 * nq,
+                               nz = algebraic_dimension();
+    const int N = nq + nz;
+    S A[(NQ + NZ) * (NQ + NZ)], b[NQ + NZ];  // the leading N x N, packed
+    int pivots[NQ + NZ];
     for (int i = 0; i < N * N; ++i) A[i] = S(0.0);
-    for (int i = 0; i < NQ; ++i) b[i] = S(0.0);
+    for (int i = 0; i < nq; ++i) b[i] = S(0.0);
     add_applied_forces(q, v, b);
-    for (int body = 0; body < NB; ++body) {
+    for (int body = 0; body < nb; ++body) {
       const int o = body * kPerBody;
       const double m = model->mass[body];
       for (int k = 0; k < 3; ++k) A[(o + k) * N + o + k] = S(m);
@@ -385,34 +409,36 @@ struct AbsoluteDae {
     }
     S phi[NZ], jacobian[NZ * NQ];
     constraint_rows_of(t, q, phi, jacobian);
-    for (int c = 0; c < NZ; ++c) {
-      for (int j = 0; j < NQ; ++j) A[(NQ + c) * N + j] = jacobian[c * NQ + j], A[j * N + NQ + c] = jacobian[c * NQ + j];
-      b[NQ + c] = constraint_gamma_of(t, q, v, c);
+    for (int c = 0; c < nz; ++c) {
+      for (int j = 0; j < nq; ++j) A[(nq + c) * N + j] = jacobian[c * nq + j], A[j * N + nq + c] = jacobian[c * nq + j];
+      b[nq + c] = constraint_gamma_of(t, q, v, c);
     }
     if (!detail::lu_factor_impl(N, A, pivots)) return false;
     detail::lu_solve_impl(N, A, pivots, b);
-    for (int i = 0; i < NQ; ++i) q_ddot[i] = b[i];
-    for (int c = 0; c < NZ; ++c) z[c] = b[NQ + c];
+    for (int i = 0; i < nq; ++i) q_ddot[i] = b[i];
+    for (int c = 0; c < nz; ++c) z[c] = b[nq + c];
     for (int i = 0; i < N; ++i)
       if (!is_finite(value_of(b[i]))) return false;
     return true;
   }
   MYRIAD_HD bool accelerations(double t, const double* y, double* q_ddot, double* z) const {
-    return accelerations_of(t, y, y + NQ, q_ddot, z);
+    return accelerations_of(t, y, y + coordinate_count(), q_ddot, z);
   }
 
-  // The algebraic rows at (t, q): phi (NZ: the GCONs, then the rp normalizations) and their Jacobian Phi_q
-  // (NZ x NQ, row-major) from the GCON rows (seed 002 Table 2, eqs. 20, 26) and p^T. O(NZ NQ). Any scalar.
+  // The algebraic rows at (t, q): phi (nz: the GCONs, then the rp normalizations) and their Jacobian Phi_q
+  // (nz x nq, row-major) from the GCON rows (seed 002 Table 2, eqs. 20, 26) and p^T. O(nz nq). Any scalar.
   template <class S>
   MYRIAD_HD void constraint_rows_of(double t, const S* q, S* phi, S* jacobian) const {
-    for (int i = 0; i < NZ * NQ; ++i) jacobian[i] = S(0.0);
-    for (int c = 0; c < NC; ++c) {
+    [[maybe_unused]] const int nb = body_count(), nc = gcon_count(), nq = coordinate_count(), ny = 2 * nq,
+                               nz = algebraic_dimension();
+    for (int i = 0; i < nz * nq; ++i) jacobian[i] = S(0.0);
+    for (int c = 0; c < nc; ++c) {
       const Gcon<S> g = gcon_cast<S>(model->gcons[c]);
       const auto row = gcon_row(g, pose(q, g.body_i), pose(q, g.body_j), driving_value<S>(model->gcons[c], t));
       phi[c] = row.phi;
       auto place = [&](int body, const Vec3<S>& r_part, const S* o_part) {
         if (body == 0) return;
-        S* out = jacobian + c * NQ + (body - 1) * kPerBody;
+        S* out = jacobian + c * nq + (body - 1) * kPerBody;
         out[0] += r_part.x, out[1] += r_part.y, out[2] += r_part.z;
         for (int k = 0; k < K; ++k) out[3 + k] += o_part[k];
       };
@@ -420,10 +446,10 @@ struct AbsoluteDae {
       place(g.body_j, row.phi_r_j, row.phi_orientation_j);
     }
     if (Rep::kNormalized)
-      for (int body = 0; body < NB; ++body) {
+      for (int body = 0; body < nb; ++body) {
         const S* p = q + body * kPerBody + 3;
-        phi[NC + body] = S(0.5) * (p[0] * p[0] + p[1] * p[1] + p[2] * p[2] + p[3] * p[3] - S(1.0));
-        for (int k = 0; k < K; ++k) jacobian[(NC + body) * NQ + body * kPerBody + 3 + k] = p[k];
+        phi[nc + body] = S(0.5) * (p[0] * p[0] + p[1] * p[1] + p[2] * p[2] + p[3] * p[3] - S(1.0));
+        for (int k = 0; k < K; ++k) jacobian[(nc + body) * nq + body * kPerBody + 3 + k] = p[k];
       }
   }
   MYRIAD_HD void constraint_rows(double t, const double* q, double* phi, double* jacobian) const {
@@ -432,20 +458,23 @@ struct AbsoluteDae {
 
   // nu of algebraic row c: f'(t) of a driven GCON, 0 otherwise (eqs. 17, 21, 27).
   MYRIAD_HD double constraint_nu(double t, int c) const {
-    return c < NC ? gcon_nu(driving_value<double>(model->gcons[c], t)) : 0.0;
+    const int nc = gcon_count();
+    return c < nc ? gcon_nu(driving_value<double>(model->gcons[c], t)) : 0.0;
   }
 
   // The implicit-DAE start: y' = (v, q'') and z from the forward dynamics at a consistent (q, v).
   MYRIAD_HD bool consistent_start(double t, const double* y, double* ydot, double* z) const {
-    for (int i = 0; i < NQ; ++i) ydot[i] = y[NQ + i];
-    return accelerations(t, y, ydot + NQ, z);
+    const int nq = coordinate_count();
+    for (int i = 0; i < nq; ++i) ydot[i] = y[nq + i];
+    return accelerations(t, y, ydot + nq, z);
   }
 
-  // gamma of algebraic row c (GCON c, or body c - NC's normalization), so that Phi_q q'' = gamma. Any scalar.
+  // gamma of algebraic row c (GCON c, or body c - nc's normalization), so that Phi_q q'' = gamma. Any scalar.
   template <class S>
   MYRIAD_HD S constraint_gamma_of(double t, const S* q, const S* v, int c) const {
-    if (c >= NC) {
-      const S* p_dot = v + (c - NC) * kPerBody + 3;
+    const int nc = gcon_count();
+    if (c >= nc) {
+      const S* p_dot = v + (c - nc) * kPerBody + 3;
       return -(p_dot[0] * p_dot[0] + p_dot[1] * p_dot[1] + p_dot[2] * p_dot[2] + p_dot[3] * p_dot[3]);
     }
     const Gcon<S> g = gcon_cast<S>(model->gcons[c]);
@@ -467,7 +496,7 @@ struct AbsoluteDae {
                       driving_value<S>(model->gcons[c], t));
   }
   MYRIAD_HD double constraint_gamma(double t, const double* y, int c) const {
-    return constraint_gamma_of(t, y, y + NQ, c);
+    return constraint_gamma_of(t, y, y + coordinate_count(), c);
   }
 };
 

@@ -166,6 +166,16 @@ std::string gcon_counts_text(const GconCounts& c) {
          std::to_string(c.d) + " D" + (c.angle > 0 ? ", " + std::to_string(c.angle) + " angle" : "");
 }
 
+namespace {
+
+// Something of the model the mapped mechanism does not have.
+void lose(AbsoluteMapping& mapping, const std::string& what) {
+  mapping.unmapped.push_back(what);
+  mapping.missing.push_back(what);
+}
+
+}  // namespace
+
 AbsoluteMapping map_to_absolute(const Model& model, RevoluteDriverGcon revolute_drivers) {
   AbsoluteMapping mapping;
   for (const Body& body : model.bodies) mapping.bodies.push_back(map_body(body));
@@ -187,6 +197,8 @@ AbsoluteMapping map_to_absolute(const Model& model, RevoluteDriverGcon revolute_
       add(mapping, what,
           distance_joint<double>(loop.body1 + 1, absolute_point(mapping, loop.body1, vector3(loop.point1)),
                                  loop.body2 + 1, absolute_point(mapping, loop.body2, vector3(loop.point2)), length));
+      if (loop.type == LoopType::rod && loop.mass.value != 0.0)
+        lose(mapping, what + ": the rod's mass (the absolute engine's distance constraint is massless)");
       continue;
     }
     const MappedFrame F = map_frame(mapping, loop.body1, loop.frame1);
@@ -218,13 +230,13 @@ AbsoluteMapping map_to_absolute(const Model& model, RevoluteDriverGcon revolute_
     } else if (joint.type == JointType::prismatic) {  // axis_F . (F -> M) = q
       add(mapping, what, driven(make_dp2<double>(F.body, F.R * t.axis, F.origin, M.body, M.origin, 0.0), d));
     } else {
-      mapping.unmapped.push_back(what + ": only revolute and prismatic coordinates have a GCON driver here");
+      lose(mapping, what + ": only revolute and prismatic coordinates have a GCON driver here");
     }
   }
   for (const ForceElement& force : model.forces) {
     const std::string what = "force '" + force.name + "' (" + force_type_name(force.type) + ")";
     if (force.type != ForceType::rsda) {
-      mapping.unmapped.push_back(what + ": the absolute engine has rotational spring-dampers only");
+      lose(mapping, what + ": the absolute engine has rotational spring-dampers only");
       continue;
     }
     const Joint& joint = model.joints[static_cast<size_t>(force.joint)];
@@ -239,7 +251,7 @@ AbsoluteMapping map_to_absolute(const Model& model, RevoluteDriverGcon revolute_
     e.zero_angle = rsda_effective_zero_angle(force.zero_angle.value, q0, force.shortest_initial_deflection);
     e.unwrapped_anchor = q0, e.wrapped_anchor = wrap_to_pi(q0);
     mapping.rsdas.push_back(e);
-    if (force.has_actuator) mapping.unmapped.push_back(what + ": its actuator torque is not mapped");
+    if (force.has_actuator) lose(mapping, what + ": its actuator torque is not mapped");
   }
   mapping.counts = count_gcons(mapping.gcons.data(), static_cast<int>(mapping.gcons.size()));
   return mapping;

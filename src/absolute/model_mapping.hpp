@@ -64,6 +64,8 @@ struct AbsoluteMapping {
   std::vector<GconSource> sources;          // in the same order, one per joint, loop and driver
   std::vector<AbsoluteRsda> rsdas;          // the model's rsda force elements, in model order
   std::vector<std::string> unmapped;        // what produced no GCON and why (free joints, unsupported drivers)
+  std::vector<std::string> missing;         // those of `unmapped` whose physics the mapped model lacks (forces,
+                                            // actuators, drivers it cannot express): a run would be another model
   GconCounts counts{};                      // over `gcons`
   Vec3<double> gravity{};                   // the model's
 };
@@ -85,22 +87,26 @@ Vec3<double> absolute_direction(const AbsoluteMapping& mapping, int body, const 
 // "6 CD, 7 DP1, 4 DP2, 1 D" (the order of seed 002 Table 7).
 std::string gcon_counts_text(const GconCounts& counts);
 
-// The mapping as the absolute engine's model (absolute/absolute_dynamics.hpp) with compile-time sizes NB, NC, which
-// must be the mapping's, and its RSDAs (at most kMaxAbsoluteRsdas) (std::invalid_argument otherwise). The drivers' CosineDriver forms are the caller's: a model's
-// time functions are richer than the engine's drivers (a ramp q = omega t is CosineDriver{0, 1, omega} on the
-// revolute driver's DP1 value cos q). O(NB + NC).
+// The mapping as the absolute engine's model (absolute/absolute_dynamics.hpp) with capacities NB, NC, which must
+// hold the mapping's bodies and GCONs (its body_count and gcon_count are the mapping's), and its RSDAs (at most
+// kMaxAbsoluteRsdas) (std::invalid_argument otherwise). The drivers' forms are the caller's: a driven GCON's
+// driver index is the model's driver index, whose time function the caller packs into the driver
+// (backends/absolute_backend.cpp) or writes in seed 002's form (a ramp q = omega t is AbsoluteDriver{0, 1, omega}
+// on the revolute driver's DP1 value cos q). O(NB + NC).
 template <int NB, int NC>
 AbsoluteModel<NB, NC> absolute_model(const AbsoluteMapping& mapping) {
-  if (static_cast<int>(mapping.bodies.size()) != NB || static_cast<int>(mapping.gcons.size()) != NC)
+  if (static_cast<int>(mapping.bodies.size()) > NB || static_cast<int>(mapping.gcons.size()) > NC)
     throw std::invalid_argument("absolute_model: the mapping has " + std::to_string(mapping.bodies.size()) +
-                                " bodies and " + std::to_string(mapping.gcons.size()) + " GCONs, not " +
+                                " bodies and " + std::to_string(mapping.gcons.size()) + " GCONs, more than " +
                                 std::to_string(NB) + " and " + std::to_string(NC));
   AbsoluteModel<NB, NC> model;
-  for (int b = 0; b < NB; ++b) {
+  model.body_count = static_cast<int>(mapping.bodies.size());
+  model.gcon_count = static_cast<int>(mapping.gcons.size());
+  for (int b = 0; b < model.body_count; ++b) {
     model.mass[b] = mapping.bodies[static_cast<size_t>(b)].mass;
     model.inertia[b] = mapping.bodies[static_cast<size_t>(b)].principal_inertia;
   }
-  for (int c = 0; c < NC; ++c) model.gcons[c] = mapping.gcons[static_cast<size_t>(c)];
+  for (int c = 0; c < model.gcon_count; ++c) model.gcons[c] = mapping.gcons[static_cast<size_t>(c)];
   model.gravity = mapping.gravity;
   if (mapping.rsdas.size() > static_cast<size_t>(kMaxAbsoluteRsdas))
     throw std::invalid_argument("absolute_model: the mapping has " + std::to_string(mapping.rsdas.size()) +

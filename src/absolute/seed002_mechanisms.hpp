@@ -247,7 +247,7 @@ inline AbsoluteModel<3, 18> seed002_slider_crank() {
   list.add(perpendicular_2<double>(2, axes(y), axes(z), rod_slider_end, 3, origin));
   list.add(distance_joint<double>(2, rod_slider_end, 3, axes(x), 1.0));
   list.add(translational_joint<double>(3, origin, axes(z), axes(y), 0, {0.2, 0.0, 0.0}, x, y));
-  // f = cos(-2 pi t + pi/2): CosineDriver's offset + amplitude cos(frequency t + phase), used as f itself.
+  // f = cos(-2 pi t + pi/2): AbsoluteDriver's offset + amplitude cos(frequency t + phase), used as f itself.
   model.drivers[0].amplitude = 1.0;
   model.drivers[0].frequency = -2.0 * M_PI;
   model.drivers[0].phase = 0.5 * M_PI;
@@ -312,7 +312,7 @@ inline AbsoluteModel<3, 18> four_link_stand_in() {
   list.add(revolute_joint<double>(0, {0.6, 0.0, 0.4}, y, z, 2, axes({0.0, -0.25, 0.0}), axes(x)));
   list.add(universal_joint<double>(2, axes({0.0, 0.25, 0.0}), axes(z), 3, axes({-0.45, 0.0, 0.0}), axes(y)));
   list.add(spherical_joint<double>(1, axes({0.1, 0.0, 0.0}), 3, axes({0.45, 0.0, 0.0})));
-  // f = cos(pi t + pi/2) as CosineDriver's offset + amplitude cos(frequency t + phase).
+  // f = cos(pi t + pi/2) as AbsoluteDriver's offset + amplitude cos(frequency t + phase).
   model.drivers[0].amplitude = 1.0;
   model.drivers[0].frequency = M_PI;
   model.drivers[0].phase = 0.5 * M_PI;
@@ -356,7 +356,7 @@ AbsoluteModel<NB, NC> seed002_angle_driven(AbsoluteModel<NB, NC> model, int driv
   const Gcon<double> dp1 = model.gcons[driver_gcon];
   model.gcons[driver_gcon] =
       driven(make_angle<double>(dp1.body_i, h_bar_i, dp1.a_bar_i, dp1.body_j, dp1.a_bar_j, 0.0), dp1.driver);
-  CosineDriver ramp;
+  AbsoluteDriver ramp;
   ramp.offset = offset, ramp.rate = rate;
   model.drivers[dp1.driver] = ramp;
   return model;

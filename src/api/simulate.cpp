@@ -12,6 +12,7 @@
 #include "api/parameter_set.hpp"
 #include "api/run_options.hpp"
 #include "api/simulation_result.hpp"
+#include "backends/absolute_backend.hpp"
 #include "backends/backend.hpp"
 #include "core/status.hpp"
 #include "ensemble/ensemble.hpp"
@@ -112,6 +113,29 @@ Backend choose_request_backend(const RunOptions& o, const CompiledModel& compile
 
 bool is_set(const std::atomic<bool>* flag) { return flag != nullptr && flag->load(std::memory_order_relaxed); }
 
+// Whether a request integrates in absolute coordinates (RunOptions::coordinates rp or re).
+bool absolute_request(const RunOptions& o) { return o.coordinates && *o.coordinates != "joint"; }
+
+// An absolute-coordinate run's checks: an implicit method, the cpu backend (auto resolves to it), no GPU settings,
+// a model the mapping expresses whole (its parameter defaults applied: parameters change no structure). Throws
+// SettingError naming the setting.
+void check_absolute_request(const RunOptions& o, const ModelImpl& m, const ResolvedRun& run) {
+  const SettingNames names;
+  const std::string given = names.given("coordinates", "'" + *o.coordinates + "'");
+  if (run.spec.method != Method::implicit)
+    throw SettingError("coordinates", given + ": integrates the index-3 DAE with an implicit method (backward-euler, "
+                                              "lms2, ..., bathe, esdirk...), and this run uses " + run.integrator);
+  if (o.backend != "auto" && o.backend != "cpu")
+    throw SettingError("backend", names.given("backend", "'" + o.backend + "'") + ": " + given +
+                                      " runs on the cpu backend only");
+  if (o.gpu_strategy || o.gpu_step_budget)
+    throw SettingError(o.gpu_strategy ? "gpu_strategy" : "gpu_step_budget",
+                       names.name(o.gpu_strategy ? "gpu_strategy" : "gpu_step_budget") +
+                           ": applies to the cuda backend only, and " + given + " runs on the cpu backend");
+  const std::string refusal = absolute_run_refusal(apply_parameters(m.model, m.parameter_defaults), *m.compiled);
+  if (!refusal.empty()) throw SettingError("coordinates", given + ": model '" + m.model.name + "': " + refusal);
+}
+
 // Runs `run` on a worker thread while the calling thread reports progress (at most every 100 ms, and once at the
 // end) and watches the caller's cancel flag (every 10 ms): `progress.cancel` must point at `stop`. An exception
 // of the callback stops the run and is rethrown once the worker has ended. Without a thread to spare, runs on the
@@ -175,8 +199,12 @@ EnsembleResult run_with_progress(const Run& run, RunProgress& progress, std::ato
 
 std::string resolved_backend(const LoadedModel& model, const RunOptions& options) {
   if (!model.impl) throw std::invalid_argument("resolved_backend: the model is empty (load it with load_model)");
-  const Method method = resolve_integration(options, model.impl->model).spec.method;
-  return choose_request_backend(options, *model.impl->compiled, method).name;
+  const ResolvedRun run = resolve_integration(options, model.impl->model);
+  if (absolute_request(options)) {
+    check_absolute_request(options, *model.impl, run);
+    return "cpu";
+  }
+  return choose_request_backend(options, *model.impl->compiled, run.spec.method).name;
 }
 
 SimulationResult simulate(const LoadedModel& model, const SimulateRequest& request) {
@@ -186,7 +214,14 @@ SimulationResult simulate(const LoadedModel& model, const SimulateRequest& reque
   check_overrides(request.overrides, m.model);
   const ParameterSet* set = request.parameters ? &*request.parameters : nullptr;
   const long long instances = resolve_instance_count(request.instances, set);
-  Backend backend = choose_request_backend(request.options, *m.compiled, run.spec.method);
+  AbsoluteCoordinates coordinates = AbsoluteCoordinates::rp;
+  const bool absolute = absolute_request(request.options);
+  if (absolute) {
+    check_absolute_request(request.options, m, run);
+    parse_absolute_coordinates(*request.options.coordinates, coordinates);
+  }
+  Backend backend = absolute ? choose_backend("cpu", request.options.threads)
+                             : choose_request_backend(request.options, *m.compiled, run.spec.method);
   if (!request.instance_ids.empty()) {
     if (static_cast<long long>(request.instance_ids.size()) != instances)
       throw SettingError("instance_ids", "instance_ids: " + std::to_string(request.instance_ids.size()) +
@@ -210,6 +245,9 @@ SimulationResult simulate(const LoadedModel& model, const SimulateRequest& reque
   RunProgress progress;
   std::atomic<bool> stop{false};
   const auto run_backend = [&] {
+    if (absolute)
+      return run_ensemble_absolute(coordinates, m.model, *m.compiled, ensemble, run.spec, run.times,
+                                   request.options.threads, &progress, request.keep_series);
     return run_on_backend(backend, m.model, *m.compiled, ensemble, run.spec, run.times, request.options.threads,
                           &progress, request.keep_series);
   };

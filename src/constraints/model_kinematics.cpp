@@ -31,15 +31,7 @@ Matrix3d quaternion_rotation(const double* q) {
   return quaternion.normalized().toRotationMatrix();
 }
 
-// Motion of M in F for one joint at coordinates q (docs/model-format.md, "Joints"), with its twist basis: a
-// unit v_k gives M the angular velocity S_w_F.col(k) and its origin the velocity S_v_F.col(k) relative to F,
-// in F axes.
-struct JointMotion {
-  Matrix3d R_FM = Matrix3d::Identity();
-  Vector3d p_FoMo_F = Vector3d::Zero();
-  Matrix3Xd S_w_F;  // 3 x nv
-  Matrix3Xd S_v_F;  // 3 x nv
-};
+}  // namespace
 
 JointMotion joint_motion(const Joint& joint, const double* q) {
   const int nv = joint_nv(joint.type);
@@ -104,6 +96,8 @@ JointMotion joint_motion(const Joint& joint, const double* q) {
   }
   return m;
 }
+
+namespace {
 
 // Rates of S_w_F v and S_v_F v when dv/dt = 0 (the q-dependence of the joint's own basis), in F axes.
 void joint_bias(const Joint& joint, const JointMotion& m, const double* q, const double* v,

@@ -103,6 +103,31 @@ struct TreeState {
 };
 
 
+// Motion of M in F for one joint at coordinates q (docs/model-format.md, "Joints"), with its twist basis: a
+// unit v_k gives M the angular velocity S_w_F.col(k) and its origin the velocity S_v_F.col(k) relative to F,
+// in F axes. O(1).
+struct JointMotion {
+  Eigen::Matrix3d R_FM = Eigen::Matrix3d::Identity();
+  Eigen::Vector3d p_FoMo_F = Eigen::Vector3d::Zero();
+  Eigen::Matrix3Xd S_w_F;  // 3 x nv
+  Eigen::Matrix3Xd S_v_F;  // 3 x nv
+};
+JointMotion joint_motion(const Joint& joint, const double* q);
+
+// The inverse of body_kinematics: every joint's coordinates and velocities (Model::joints layout) from every
+// body's pose and velocity (R_WB, p_WBcm, w_WB_W, v_WBcm_W are read), where the bodies' relative motions are
+// ones their joints allow (a state of another engine, such as the absolute-coordinate one, that satisfies the
+// joints). Angles (revolute, cylindrical, universal, planar) are taken within pi of `reference`'s and
+// quaternions (spherical, free) with the sign nearest `reference`'s, so that a caller passing the previous
+// output's q gets continuous coordinates; velocities solve [S_w; S_v] v = relative twist by least squares (exact
+// for an allowed motion). Throws std::invalid_argument when `bodies` or `reference` has the wrong size.
+// O(joints).
+struct JointState {
+  Eigen::VectorXd q, v;
+};
+JointState joint_state_from_bodies(const Model& model, const std::vector<BodyKinematics>& bodies,
+                                   const Eigen::VectorXd& reference);
+
 // Throws std::invalid_argument when q (or v, unless null) does not have the layout's size.
 void check_sizes(const CoordinateLayout& layout, const Eigen::VectorXd& q, const Eigen::VectorXd* v);
 

@@ -144,6 +144,27 @@ def test_implicit_integrators_run_from_python_and_agree_with_a_tight_dopri5(quar
     assert (stepper.status == 0).all()
 
 
+def test_absolute_coordinates_from_python_and_the_cli(repo, cli, tmp_path):
+    # seed 002's rp and re on the double pendulum's own model file: the same signals as the joint coordinates
+    # (Bathe at h = 1e-3: second order, 5e-6 rad here), and the CLI's --coordinates writes the same CSV rows
+    model = str(repo / "models" / "double_pendulum_002.json")
+    tight = myriad.simulate(model, t_end=0.5, dt_out=0.1, rtol=1e-12, atol=1e-12, backend="cpu")
+    for coordinates in ["rp", "re"]:
+        result = myriad.simulate(model, t_end=0.5, dt_out=0.1, integrator="bathe", h=1e-3,
+                                 coordinates=coordinates)
+        assert result.status_names == ["ok"] and result.backend == "cpu"
+        assert np.max(np.abs(result.values - tight.values)) < 1e-4 * np.max(np.abs(tight.values))
+    out = tmp_path / "rp.csv"
+    subprocess.run([str(cli), "simulate", model, "--t-end", "0.5", "--dt-out", "0.1", "--integrator", "bathe",
+                    "--h", "1e-3", "--coordinates", "rp", "--out", str(out), "-q"], check=True,
+                   capture_output=True)
+    rows = np.loadtxt(out, delimiter=",", skiprows=1)[:, 2:]
+    rp = myriad.simulate(model, t_end=0.5, dt_out=0.1, integrator="bathe", h=1e-3, coordinates="rp")
+    assert np.array_equal(rows, rp.values[0])
+    with pytest.raises(myriad.SettingError, match="coordinates"):
+        myriad.simulate(model, integrator="dopri5", coordinates="rp")
+
+
 def test_progress_is_reported_from_the_calling_thread(quarter_car):
     calls = []
     caller = threading.get_ident()

@@ -100,6 +100,10 @@ struct RunOptions {
   int lanes = 4;  // cpu: instances each thread integrates in lockstep where it can (1, 2, 4, 8); same results
   std::optional<std::string> gpu_strategy;   // cuda: fused | warp | shared-lu | staged
   std::optional<long long> gpu_step_budget;  // cuda: step attempts per launch; 0: to the end
+  // joint (default): the model's joint coordinates. rp | re: seed 002's absolute coordinates (Euler parameters,
+  // ZXZ Euler angles) on the index-3 DAE, integrated by an implicit method on the cpu backend, outputs the same
+  // signals (docs/validation/seed002-absolute.md, backends/absolute_backend.hpp)
+  std::optional<std::string> coordinates;
 };
 
 // Per-instance parameter values by column name: an N x P row-major table (any subset of the model's parameters).
