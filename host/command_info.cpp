@@ -102,7 +102,11 @@ void print_absolute_mapping(const Model& model) {
     std::cout << "  " << std::left << std::setw(static_cast<int>(width + 2)) << source.what
               << gcon_counts_text(source.counts) << '\n';
   if (!mapping.rsdas.empty())
-    std::cout << "  " << mapping.rsdas.size() << " rotational spring-damper(s) as generalized forces\n";
+    std::cout << "  " << mapping.rsdas.size() << " rotational spring-damper-actuator(s) as generalized forces\n";
+  if (!mapping.actuators.empty())
+    std::cout << "  " << mapping.actuators.size() << " translational joint actuator(s) along their DP2 rows\n";
+  if (!mapping.tsdas.empty())
+    std::cout << "  " << mapping.tsdas.size() << " translational spring-damper(s) as generalized forces\n";
   for (const std::string& line : mapping.unmapped) std::cout << "  " << line << '\n';
 }
 

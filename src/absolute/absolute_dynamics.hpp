@@ -108,6 +108,14 @@ struct AbsoluteModel {
   Vec3<double> gravity = {0.0, 0.0, -9.81};
   AbsoluteRsda rsdas[kMaxAbsoluteRsdas];
   int rsda_count = 0;
+  AbsoluteTsda tsdas[kMaxAbsoluteTsdas];
+  int tsda_count = 0;
+  AbsoluteActuator actuators[kMaxAbsoluteActuators];
+  int actuator_count = 0;
+  // The compiled model and the instance's packed constants its TSDAs' laws and the actuators' time functions read
+  // (absolute/absolute_forces.hpp); null where the model has neither (seed 002's mechanisms).
+  const CompiledModel* compiled = nullptr;
+  const double* constants = nullptr;
   // The bodies and GCONs in use (the first body_count and gcon_count entries): NB and NC are capacities, so that
   // one instantiation runs any model up to them (absolute/absolute_run.hpp).
   int body_count = NB, gcon_count = NC;
@@ -197,7 +205,7 @@ struct AbsoluteDae {
     }
     S applied[NQ];
     for (int i = 0; i < nq; ++i) applied[i] = S(0.0);
-    add_applied_forces(q, v, applied);
+    add_applied_forces(t, q, v, applied);
     for (int i = 0; i < nq; ++i) dyn[i] -= applied[i];
     S* phi = r + 2 * nq;
     for (int c = 0; c < nc; ++c) {
@@ -235,7 +243,8 @@ struct AbsoluteDae {
   // the rotational terms' partials in (o, u, a) (dual numbers of width 3 K on that body alone) and the
   // normalization's p and lambda^p; per GCON its row (Phi_q, the algebraic rows and the multipliers' columns) and
   // the reaction-force sensitivity d(Phi_q^T lambda)/dq (the row on dual numbers over the two bodies'
-  // coordinates, width 2 (3 + K)); per RSDA its force's partials (width 4 K). Equal to dual_residual_jacobians
+  // coordinates, width 2 (3 + K)); per RSDA its force's partials (width 4 K), per TSDA its
+  // ends' bodies' (width 4 (3 + K)). Equal to dual_residual_jacobians
   // on the whole residual (a test checks it) at O(nb K^3 + nc (3 + K)^2) instead of three passes of width ny or
   // nz over every row. False if a value is not finite.
   MYRIAD_HD bool residual_jacobians(double t, const double* y, const double* ydot, const double* z, double* r,
@@ -275,10 +284,14 @@ struct AbsoluteDae {
     }
     // A body's first column among the coordinates, -1 for the ground.
     const auto first_column = [](int body) { return body > 0 ? (body - 1) * kPerBody : -1; };
-    for (int c = 0; c < nc; ++c) {
+    // GCON c's row (Phi_q, Phi_q^T) and reaction sensitivity with weight lambda_c; past nc the actuators', whose
+    // force u dPhi/dq is a reaction with weight -u (no algebraic row).
+    for (int c = 0; c < nc + model->actuator_count; ++c) {
       constexpr int W = 2 * kPerBody;
       using D = Dual<double, W>;
-      const Gcon<double>& g = model->gcons[c];
+      const bool actuator = c >= nc;
+      const Gcon<double>& g = actuator ? model->actuators[c - nc].gcon : model->gcons[c];
+      const double weight = actuator ? -actuator_force(model->actuators[c - nc], t) : z[c];
       const int ci = first_column(g.body_i), cj = first_column(g.body_j);
       D qd[2 * kPerBody];
       for (int k = 0; k < kPerBody; ++k) {
@@ -303,12 +316,14 @@ struct AbsoluteDae {
         for (int k = 0; k < kPerBody; ++k) {
           const D& e = entries(side, k);
           const int dyn_row = nq + columns[side] + k;
-          r_y[(2 * nq + c) * ny + columns[side] + k] += e.value;  // Phi_q
-          r_z[dyn_row * nz + c] += e.value;                       // Phi_q^T
-          for (int other = 0; other < 2; ++other)                 // d(Phi_q^T lambda)/dq
+          if (!actuator) {
+            r_y[(2 * nq + c) * ny + columns[side] + k] += e.value;  // Phi_q
+            r_z[dyn_row * nz + c] += e.value;                       // Phi_q^T
+          }
+          for (int other = 0; other < 2; ++other)  // d(Phi_q^T lambda)/dq
             if (columns[other] >= 0)
               for (int j = 0; j < kPerBody; ++j)
-                r_y[dyn_row * ny + columns[other] + j] += z[c] * e.d[other * kPerBody + j];
+                r_y[dyn_row * ny + columns[other] + j] += weight * e.d[other * kPerBody + j];
         }
       }
     }
@@ -323,7 +338,8 @@ struct AbsoluteDae {
         Qi[k] = D(0.0), Qj[k] = D(0.0);
       }
       add_rsda_force<Rep>(f, ci >= 0 ? oi : nullptr, ci >= 0 ? ui : nullptr, cj >= 0 ? oj : nullptr,
-                          cj >= 0 ? uj : nullptr, ci >= 0 ? Qi : nullptr, cj >= 0 ? Qj : nullptr);
+                          cj >= 0 ? uj : nullptr, ci >= 0 ? Qi : nullptr, cj >= 0 ? Qj : nullptr,
+                          rsda_actuator_torque(f, t));
       const int columns[2] = {ci, cj};
       const D* Q[2] = {Qi, Qj};
       for (int side = 0; side < 2; ++side) {
@@ -335,6 +351,35 @@ struct AbsoluteDae {
               for (int j = 0; j < K; ++j) {
                 ry[columns[other] + 3 + j] -= Q[side][k].d[2 * other * K + j];
                 ry[nq + columns[other] + 3 + j] -= Q[side][k].d[2 * other * K + K + j];
+              }
+        }
+      }
+    }
+    for (int e = 0; e < model->tsda_count; ++e) {  // -dQ/d(x, u) of both ends' bodies
+      const AbsoluteTsda& f = model->tsdas[e];
+      constexpr int W = 4 * kPerBody;
+      using D = Dual<double, W>;
+      const int ci = first_column(f.body_i), cj = first_column(f.body_j);
+      D xi[kPerBody], ui[kPerBody], xj[kPerBody], uj[kPerBody], Qi[kPerBody], Qj[kPerBody];
+      for (int k = 0; k < kPerBody; ++k) {
+        if (ci >= 0) xi[k] = D::variable(q[ci + k], k), ui[k] = D::variable(v[ci + k], kPerBody + k);
+        if (cj >= 0) xj[k] = D::variable(q[cj + k], 2 * kPerBody + k), uj[k] = D::variable(v[cj + k], 3 * kPerBody + k);
+        Qi[k] = D(0.0), Qj[k] = D(0.0);
+      }
+      add_tsda_force<Rep>(*model->compiled, model->constants, f, t, ci >= 0 ? xi : nullptr, ci >= 0 ? ui : nullptr,
+                          cj >= 0 ? xj : nullptr, cj >= 0 ? uj : nullptr, ci >= 0 ? Qi : nullptr,
+                          cj >= 0 ? Qj : nullptr);
+      const int columns[2] = {ci, cj};
+      const D* Q[2] = {Qi, Qj};
+      for (int side = 0; side < 2; ++side) {
+        if (columns[side] < 0) continue;
+        for (int k = 0; k < kPerBody; ++k) {
+          double* ry = r_y + (nq + columns[side] + k) * ny;
+          for (int other = 0; other < 2; ++other)
+            if (columns[other] >= 0)
+              for (int j = 0; j < kPerBody; ++j) {
+                ry[columns[other] + j] -= Q[side][k].d[2 * other * kPerBody + j];
+                ry[nq + columns[other] + j] -= Q[side][k].d[2 * other * kPerBody + kPerBody + j];
               }
         }
       }
@@ -351,14 +396,48 @@ struct AbsoluteDae {
     return dual_residual_jacobians<NY, NZ>(*this, t, y, ydot, z, r, r_y, r_ydot, r_z);
   }
 
-  // The force elements' generalized forces at (q, v), added to Q (nq; gravity is not among them).
+  // An actuator's force u(t) (AbsoluteActuator; 0 without a compiled model).
+  MYRIAD_HD double actuator_force(const AbsoluteActuator& a, double t) const {
+    if (!model->compiled) return 0.0;
+    return time_function_value(*model->compiled, model->constants, model->compiled->forces[a.force].actuator, t).value;
+  }
+
+  // An RSDA's actuator torque at t (0 without one).
+  MYRIAD_HD double rsda_actuator_torque(const AbsoluteRsda& f, double t) const {
+    if (f.force < 0 || !model->compiled) return 0.0;
+    return time_function_value(*model->compiled, model->constants, model->compiled->forces[f.force].actuator, t).value;
+  }
+
+  // The force elements' generalized forces at (t, q, v), added to Q (nq; gravity is not among them).
   template <class S>
-  MYRIAD_HD void add_applied_forces(const S* q, const S* v, S* Q) const {
+  MYRIAD_HD void add_applied_forces(double t, const S* q, const S* v, S* Q) const {
     for (int e = 0; e < model->rsda_count; ++e) {
       const AbsoluteRsda& f = model->rsdas[e];
       const auto part = [](auto* x, int body) { return body > 0 ? x + (body - 1) * kPerBody + 3 : nullptr; };
       add_rsda_force<Rep>(f, part(q, f.body_i), part(v, f.body_i), part(q, f.body_j), part(v, f.body_j),
-                          part(Q, f.body_i), part(Q, f.body_j));
+                          part(Q, f.body_i), part(Q, f.body_j), rsda_actuator_torque(f, t));
+    }
+    for (int e = 0; e < model->tsda_count; ++e) {
+      const AbsoluteTsda& f = model->tsdas[e];
+      const auto part = [](auto* x, int body) { return body > 0 ? x + (body - 1) * kPerBody : nullptr; };
+      add_tsda_force<Rep>(*model->compiled, model->constants, f, t, part(q, f.body_i), part(v, f.body_i),
+                          part(q, f.body_j), part(v, f.body_j), part(Q, f.body_i), part(Q, f.body_j));
+    }
+    for (int e = 0; e < model->actuator_count; ++e) {  // u dPhi/dq
+      const Gcon<S> g = gcon_cast<S>(model->actuators[e].gcon);
+      const DrivingValue<S> none{S(0.0), S(0.0), S(0.0)};
+      const auto row = gcon_row(g, pose(q, g.body_i), pose(q, g.body_j), none);
+      const S u = S(actuator_force(model->actuators[e], t));
+      if (g.body_i > 0) {
+        S* f = Q + (g.body_i - 1) * kPerBody;
+        f[0] += u * row.phi_r_i.x, f[1] += u * row.phi_r_i.y, f[2] += u * row.phi_r_i.z;
+        for (int k = 0; k < K; ++k) f[3 + k] += u * row.phi_orientation_i[k];
+      }
+      if (g.body_j > 0) {
+        S* f = Q + (g.body_j - 1) * kPerBody;
+        f[0] += u * row.phi_r_j.x, f[1] += u * row.phi_r_j.y, f[2] += u * row.phi_r_j.z;
+        for (int k = 0; k < K; ++k) f[3 + k] += u * row.phi_orientation_j[k];
+      }
     }
   }
 
@@ -392,7 +471,7 @@ struct AbsoluteDae {
     int pivots[NQ + NZ];
     for (int i = 0; i < N * N; ++i) A[i] = S(0.0);
     for (int i = 0; i < nq; ++i) b[i] = S(0.0);
-    add_applied_forces(q, v, b);
+    add_applied_forces(t, q, v, b);
     for (int body = 0; body < nb; ++body) {
       const int o = body * kPerBody;
       const double m = model->mass[body];

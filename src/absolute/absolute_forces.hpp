@@ -21,6 +21,7 @@
 #include "absolute/constraint_primitives.hpp"
 #include "core/hd.hpp"
 #include "core/scalar.hpp"
+#include "dynamics/force_laws.hpp"
 
 namespace myriad {
 
@@ -33,6 +34,9 @@ struct AbsoluteRsda {
   Vec3<double> reference_bar_j{1.0, 0.0, 0.0};  // f-bar_j
   double stiffness = 0.0, damping = 0.0, zero_angle = 0.0;
   double wrapped_anchor = 0.0, unwrapped_anchor = 0.0;  // see above
+  // The compiled model's force element whose actuator(t) adds to the torque (a model rsda's actuator, a revolute
+  // joint_actuator: k = c = 0), -1 for none; evaluated where the engine holds a compiled model.
+  int force = -1;
 };
 
 // The angle GCON's row of an element (f = 0: its value is theta in (-pi, pi]) for orientations given as Rep's
@@ -58,7 +62,7 @@ MYRIAD_HD_INLINE double rsda_deflection(const AbsoluteRsda& e, const double* o_i
 // (null for the ground) at orientations o and orientation rates u.
 template <class Rep, class S>
 MYRIAD_HD_INLINE void add_rsda_force(const AbsoluteRsda& e, const S* o_i, const S* u_i, const S* o_j,
-                                     const S* u_j, S* Q_i, S* Q_j) {
+                                     const S* u_j, S* Q_i, S* Q_j, double actuator_torque = 0.0) {
   constexpr int K = Rep::kOrientation;
   const GconRow<S, K> row = rsda_angle_row<Rep>(e, o_i, o_j);
   S theta_dot = S(0.0);
@@ -67,7 +71,7 @@ MYRIAD_HD_INLINE void add_rsda_force(const AbsoluteRsda& e, const S* o_i, const 
     if (o_j) theta_dot += row.phi_orientation_j[k] * u_j[k];
   }
   const S delta = S(e.unwrapped_anchor) + wrap_to_pi(row.phi - S(e.wrapped_anchor)) - S(e.zero_angle);
-  const S tau = -(S(e.stiffness) * delta + S(e.damping) * theta_dot);
+  const S tau = -(S(e.stiffness) * delta + S(e.damping) * theta_dot) + S(actuator_torque);
   for (int k = 0; k < K; ++k) {
     if (Q_i) Q_i[k] += tau * row.phi_orientation_i[k];
     if (Q_j) Q_j[k] += tau * row.phi_orientation_j[k];
@@ -81,6 +85,73 @@ MYRIAD_HD_INLINE void move_rsda_anchor(AbsoluteRsda& e, const double* o_i, const
   const double theta = rsda_angle_row<Rep>(e, o_i, o_j).phi;
   e.unwrapped_anchor += wrap_to_pi(theta - e.wrapped_anchor);
   e.wrapped_anchor = theta;
+}
+
+// ---- joint actuators along a GCON ----
+
+constexpr int kMaxAbsoluteActuators = 4;
+
+// A joint actuator as a generalized force u(t) dPhi/dq along a GCON Phi whose value is the joint's coordinate
+// (a prismatic joint's DP2: axis_F . (F -> M) = q; by virtual work u dq): the time function is the compiled model's
+// force element's `actuator`. Its force is the GCON's reaction with the multiplier -u, so its Jacobian is the
+// reaction-force sensitivity (absolute/absolute_dynamics.hpp assembles both in one loop).
+struct AbsoluteActuator {
+  Gcon<double> gcon{};  // f = 0, no driver
+  int force = -1;       // the compiled model's force element
+};
+
+// ---- translational spring-damper-actuators ----
+
+constexpr int kMaxAbsoluteTsdas = 8;
+
+// A model's TSDA between a point of body i and a point of body j (0: the ground, whose end is a world point that
+// may move as the element's motion says). Its law is the joint-coordinate engine's (dynamics/force_laws.hpp:
+// tsda_tension on the compiled model's force element `force` with the instance's constants), so a table spring,
+// a one-sided damper or an actuator act the same in both engines; only the ends' kinematics are this engine's:
+// P = r + A s-bar, P' = r' + sum_k (d(A s-bar)/do_k) o'_k.
+struct AbsoluteTsda {
+  int force = -1;                   // the compiled model's force element
+  int body_i = 0, body_j = 0;       // absolute body indices (0: the ground)
+  Vec3<double> s_bar_i{}, s_bar_j{};  // the ends in the bodies' frames; a ground end's world point at rest
+};
+
+// Adds the element's generalized forces to Q_i, Q_j (3 + K values each: on r, then on the orientation
+// coordinates: F and (d(A s-bar)/do_k) . F by virtual work) at body coordinates x = (r, o) and their rates u of
+// bodies i and j (null for the ground), at time t. Any scalar S (dual numbers for the Jacobians). O(K).
+template <class Rep, class S, class K>
+MYRIAD_HD_INLINE void add_tsda_force(const CompiledModel& model, const K& k, const AbsoluteTsda& e, double t,
+                                     const S* x_i, const S* u_i, const S* x_j, const S* u_j, S* Q_i, S* Q_j) {
+  constexpr int KO = Rep::kOrientation;
+  const CompiledForce& f = model.forces[e.force];
+  const int c = f.constants;
+  const S* x[2] = {x_i, x_j};
+  const S* u[2] = {u_i, u_j};
+  S* Q[2] = {Q_i, Q_j};
+  const Vec3<double> s_bar[2] = {e.s_bar_i, e.s_bar_j};
+  const int directions[2] = {c + kTsdaDirection1, c + kTsdaDirection2}, motions[2] = {f.motion1, f.motion2};
+  Vec3<S> p[2], v[2];
+  BodyFixedVector<S, KO> attached[2];
+  for (int side = 0; side < 2; ++side) {
+    if (!x[side]) {
+      ground_point_state(model, k, vec3_cast<S>(s_bar[side]), directions[side], motions[side], t, p[side], v[side]);
+      continue;
+    }
+    attached[side] = attached_vector(Rep::orientation(x[side] + 3), vec3_cast<S>(s_bar[side]));
+    p[side] = Vec3<S>{x[side][0], x[side][1], x[side][2]} + attached[side].s;
+    v[side] = Vec3<S>{u[side][0], u[side][1], u[side][2]};
+    for (int q = 0; q < KO; ++q) v[side] = v[side] + u[side][3 + q] * attached[side].s_q[q];
+  }
+  const Vec3<S> d = p[1] - p[0];
+  const S length = norm(d);
+  const Vec3<S> direction = (S(1.0) / length) * d;
+  S tension, damper;
+  tsda_tension(model, k, f, length - S(k[c + kTsdaFreeLength]), dot(direction, v[1] - v[0]), t, tension, damper);
+  for (int side = 0; side < 2; ++side) {  // a positive tension pulls end 1 toward end 2 and end 2 back
+    if (!Q[side]) continue;
+    const Vec3<S> F = (side == 0 ? tension : -tension) * direction;
+    Q[side][0] += F.x, Q[side][1] += F.y, Q[side][2] += F.z;
+    for (int q = 0; q < KO; ++q) Q[side][3 + q] += dot(F, attached[side].s_q[q]);
+  }
 }
 
 }  // namespace myriad

@@ -168,6 +168,34 @@ std::string gcon_counts_text(const GconCounts& c) {
 
 namespace {
 
+// BodyAxisOrder::z_away_from_world_z: the principal axes in the cyclic order whose z axis starts farthest from the
+// world's z, for a body whose z starts within 45 degrees of it. The model's initial joint coordinates give the start
+// orientations (a model whose kinematics cannot be evaluated keeps its orders).
+void turn_axes_from_the_world_z(AbsoluteMapping& mapping, const Model& model) {
+  std::vector<WorldBodyState> states;
+  try {
+    states = world_body_states(model);
+  } catch (const std::exception&) {
+    return;
+  }
+  for (size_t b = 0; b < mapping.bodies.size() && b < states.size(); ++b) {
+    AbsoluteBodyMapping& body = mapping.bodies[b];
+    double cosine[3];
+    for (int k = 0; k < 3; ++k)  // world z component of principal axis k
+      cosine[k] = std::fabs(states[b].R_WB(2, 0) * body.R_BP(0, k) + states[b].R_WB(2, 1) * body.R_BP(1, k) +
+                            states[b].R_WB(2, 2) * body.R_BP(2, k));
+    if (cosine[2] <= std::sqrt(0.5)) continue;
+    const int m = cosine[0] <= cosine[1] ? 0 : 1;  // the new z
+    const Mat3<double> R = body.R_BP;
+    const Vec3<double> J = body.principal_inertia;
+    for (int k = 0; k < 3; ++k) {
+      const int from = (m + 1 + k) % 3;
+      for (int i = 0; i < 3; ++i) body.R_BP(i, k) = R(i, from);
+      body.principal_inertia[k] = J[from];
+    }
+  }
+}
+
 // Something of the model the mapped mechanism does not have.
 void lose(AbsoluteMapping& mapping, const std::string& what) {
   mapping.unmapped.push_back(what);
@@ -176,9 +204,10 @@ void lose(AbsoluteMapping& mapping, const std::string& what) {
 
 }  // namespace
 
-AbsoluteMapping map_to_absolute(const Model& model, RevoluteDriverGcon revolute_drivers) {
+AbsoluteMapping map_to_absolute(const Model& model, RevoluteDriverGcon revolute_drivers, BodyAxisOrder axes) {
   AbsoluteMapping mapping;
   for (const Body& body : model.bodies) mapping.bodies.push_back(map_body(body));
+  if (axes == BodyAxisOrder::z_away_from_world_z) turn_axes_from_the_world_z(mapping, model);
   mapping.gravity = vector3(model.gravity);
   for (const Joint& joint : model.joints) {
     const std::string what = "joint '" + joint.name + "' (" + joint_type_name(joint.type) + ")";
@@ -233,10 +262,43 @@ AbsoluteMapping map_to_absolute(const Model& model, RevoluteDriverGcon revolute_
       lose(mapping, what + ": only revolute and prismatic coordinates have a GCON driver here");
     }
   }
-  for (const ForceElement& force : model.forces) {
+  for (int index = 0; index < static_cast<int>(model.forces.size()); ++index) {
+    const ForceElement& force = model.forces[static_cast<size_t>(index)];
     const std::string what = "force '" + force.name + "' (" + force_type_name(force.type) + ")";
-    if (force.type != ForceType::rsda) {
-      lose(mapping, what + ": the absolute engine has rotational spring-dampers only");
+    if (force.type == ForceType::tsda) {  // its law stays the compiled model's; the ends in the bodies' frames
+      AbsoluteTsda e;
+      e.force = index;
+      e.body_i = force.end1.body + 1, e.body_j = force.end2.body + 1;
+      e.s_bar_i = force.end1.body >= 0 ? absolute_point(mapping, force.end1.body, vector3(force.end1.point))
+                                       : vector3(force.end1.point);
+      e.s_bar_j = force.end2.body >= 0 ? absolute_point(mapping, force.end2.body, vector3(force.end2.point))
+                                       : vector3(force.end2.point);
+      mapping.tsdas.push_back(e);
+      continue;
+    }
+    const JointType actuated = force.type == ForceType::joint_actuator && force.joint >= 0
+                                   ? model.joints[static_cast<size_t>(force.joint)].type
+                                   : JointType::fixed;
+    // A joint actuator along a translation (prismatic; a cylindrical joint's second coordinate) or about a rotation
+    // (revolute; a cylindrical joint's first).
+    const bool along = (actuated == JointType::prismatic && force.index == 0) ||
+                       (actuated == JointType::cylindrical && force.index == 1);
+    const bool about = (actuated == JointType::revolute || actuated == JointType::cylindrical) && force.index == 0;
+    if (along) {  // u along axis_F . (F -> M) = q
+      const Joint& joint = model.joints[static_cast<size_t>(force.joint)];
+      const MappedFrame F = map_frame(mapping, joint.parent, joint.parent_frame);
+      const MappedFrame M = map_frame(mapping, joint.child, joint.child_frame);
+      const Triad t = triad(joint.axis);
+      AbsoluteActuator a;
+      a.gcon = make_dp2<double>(F.body, F.R * t.axis, F.origin, M.body, M.origin, 0.0);
+      a.force = index;
+      mapping.actuators.push_back(a);
+      continue;
+    }
+    if (force.type != ForceType::rsda && !about) {
+      lose(mapping, what + (force.type == ForceType::joint_actuator
+                                ? ": the absolute engine drives revolute, prismatic and cylindrical joints only"
+                                : ": the absolute engine has spring-damper-actuators (tsda, rsda) only"));
       continue;
     }
     const Joint& joint = model.joints[static_cast<size_t>(force.joint)];
@@ -244,14 +306,16 @@ AbsoluteMapping map_to_absolute(const Model& model, RevoluteDriverGcon revolute_
     const MappedFrame M = map_frame(mapping, joint.child, joint.child_frame);
     const Triad t = triad(joint.axis);
     const double q0 = joint.initial_position.empty() ? 0.0 : joint.initial_position[0].value;
-    AbsoluteRsda e;
+    AbsoluteRsda e;  // a joint actuator: an RSDA without spring or damper
     e.body_i = F.body, e.body_j = M.body;
     e.axis_bar_i = F.R * t.axis, e.reference_bar_i = F.R * t.u, e.reference_bar_j = M.R * t.u;
-    e.stiffness = force.stiffness.value, e.damping = force.damping.value;
-    e.zero_angle = rsda_effective_zero_angle(force.zero_angle.value, q0, force.shortest_initial_deflection);
+    if (force.type == ForceType::rsda) {
+      e.stiffness = force.stiffness.value, e.damping = force.damping.value;
+      e.zero_angle = rsda_effective_zero_angle(force.zero_angle.value, q0, force.shortest_initial_deflection);
+    }
     e.unwrapped_anchor = q0, e.wrapped_anchor = wrap_to_pi(q0);
+    if (force.type == ForceType::joint_actuator || force.has_actuator) e.force = index;
     mapping.rsdas.push_back(e);
-    if (force.has_actuator) lose(mapping, what + ": its actuator torque is not mapped");
   }
   mapping.counts = count_gcons(mapping.gcons.data(), static_cast<int>(mapping.gcons.size()));
   return mapping;

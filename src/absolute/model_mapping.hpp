@@ -24,11 +24,17 @@
 // 1's axis line through its origin: the in-plane coincidence of a planar pair, 2 DP2), distance and rod D (a
 // rod's mass is the joint-coordinate engine's; here it is a massless distance). Drivers: a revolute coordinate as
 // the seed drives its mechanisms, DP1(u_F, u_M) = cos(q(t)) (rheonomic), or on request as the angle GCON = q(t);
-// a prismatic one as DP2(axis_F, F -> M) = q(t). Their Gcon::driver is the model's driver index; the time function itself stays the model's.
+// a prismatic one as DP2(axis_F, F -> M) = q(t). Their Gcon::driver is the model's driver index; the time function
+// itself stays the model's.
 // Force elements: an rsda on a revolute joint becomes the absolute engine's RSDA (absolute/absolute_forces.hpp)
 // about the joint axis, its angle measured from F's u to M's u (= the joint coordinate), zero angle as the joint
 // engine takes it (model/time_function_packing.hpp: shifted by whole turns for "shortest"), anchored at the
-// joint's initial angle; other force elements (and an rsda's actuator) are listed as unmapped.
+// joint's initial angle, its actuator by the compiled force element's time function; a joint_actuator about a
+// rotation (revolute, a cylindrical joint's first coordinate) an RSDA without spring or damper, one along a
+// translation (prismatic, a cylindrical joint's second) a force along the joint's DP2 row (AbsoluteActuator); a
+// tsda the engine's TSDA between the mapped end points, its law the compiled model's. The engine's model then
+// needs the compiled model and the instance's constants (AbsoluteModel::compiled, constants;
+// backends/absolute_backend.cpp sets them). Bushings, tires and other actuators are listed as unmapped and missing.
 //
 // Host only; the model must have had its parameters applied (every Number literal). O(bodies + joints + loops).
 #include <string>
@@ -62,7 +68,9 @@ struct AbsoluteMapping {
   std::vector<AbsoluteBodyMapping> bodies;  // body b of the model is absolute body b + 1
   std::vector<Gcon<double>> gcons;          // joints (model order), then loops, then drivers
   std::vector<GconSource> sources;          // in the same order, one per joint, loop and driver
-  std::vector<AbsoluteRsda> rsdas;          // the model's rsda force elements, in model order
+  std::vector<AbsoluteRsda> rsdas;          // the model's rsda elements and revolute joint actuators, in model order
+  std::vector<AbsoluteTsda> tsdas;          // the model's tsda elements, in model order
+  std::vector<AbsoluteActuator> actuators;  // the model's translational joint actuators, in model order
   std::vector<std::string> unmapped;        // what produced no GCON and why (free joints, unsupported drivers)
   std::vector<std::string> missing;         // those of `unmapped` whose physics the mapped model lacks (forces,
                                             // actuators, drivers it cannot express): a run would be another model
@@ -75,9 +83,18 @@ struct AbsoluteMapping {
 // (absolute/constraint_primitives.hpp; regular everywhere).
 enum class RevoluteDriverGcon { dp1_cosine, angle };
 
+// The order of a body's principal axes: as the body's inertia gives them (its own axes where it is diagonal), or
+// cyclically turned so that the z axis starts away from the world's z (within 45 degrees of it: then the axis
+// farthest from it), for re: the ZXZ Euler angles are singular where a body's z is the world's (theta = 0 or pi),
+// and a model's bodies often start with their axes along the world's (a quarter car's masses, a rotor about the
+// world z). A cyclic order keeps the frame right-handed; rp and rA take either.
+enum class BodyAxisOrder { as_found, z_away_from_world_z };
+
 // The mapping of a parameter-applied model. Throws std::invalid_argument naming the body when its inertia is not
 // positive definite (no principal frame).
-AbsoluteMapping map_to_absolute(const Model& model, RevoluteDriverGcon revolute_drivers = RevoluteDriverGcon::dp1_cosine);
+AbsoluteMapping map_to_absolute(const Model& model,
+                                RevoluteDriverGcon revolute_drivers = RevoluteDriverGcon::dp1_cosine,
+                                BodyAxisOrder axes = BodyAxisOrder::as_found);
 
 // A point p given in the frame of model body `body` (-1: the world) in the absolute frame of that body.
 Vec3<double> absolute_point(const AbsoluteMapping& mapping, int body, const Vec3<double>& p);
@@ -87,12 +104,24 @@ Vec3<double> absolute_direction(const AbsoluteMapping& mapping, int body, const 
 // "6 CD, 7 DP1, 4 DP2, 1 D" (the order of seed 002 Table 7).
 std::string gcon_counts_text(const GconCounts& counts);
 
+// Copies a mapping's force elements into the engine's fixed array (std::invalid_argument naming `what` when there
+// are more than it holds).
+template <class Element, int N>
+void copy_force_elements(const std::vector<Element>& from, Element (&to)[N], int& count, const char* what) {
+  if (from.size() > static_cast<size_t>(N))
+    throw std::invalid_argument("absolute_model: the mapping has " + std::to_string(from.size()) + " " + what +
+                                ", more than the engine's " + std::to_string(N));
+  count = static_cast<int>(from.size());
+  for (int e = 0; e < count; ++e) to[e] = from[static_cast<size_t>(e)];
+}
+
 // The mapping as the absolute engine's model (absolute/absolute_dynamics.hpp) with capacities NB, NC, which must
-// hold the mapping's bodies and GCONs (its body_count and gcon_count are the mapping's), and its RSDAs (at most
-// kMaxAbsoluteRsdas) (std::invalid_argument otherwise). The drivers' forms are the caller's: a driven GCON's
-// driver index is the model's driver index, whose time function the caller packs into the driver
-// (backends/absolute_backend.cpp) or writes in seed 002's form (a ramp q = omega t is AbsoluteDriver{0, 1, omega}
-// on the revolute driver's DP1 value cos q). O(NB + NC).
+// hold the mapping's bodies and GCONs (its body_count and gcon_count are the mapping's), and its RSDAs, TSDAs and
+// actuators (at most kMaxAbsoluteRsdas, kMaxAbsoluteTsdas, kMaxAbsoluteActuators) (std::invalid_argument
+// otherwise). The drivers' forms are the caller's: a driven GCON's driver index is the model's driver index, whose
+// time function the caller packs into the driver (backends/absolute_backend.cpp) or writes in seed 002's form (a
+// ramp q = omega t is AbsoluteDriver{0, 1, omega} on the revolute driver's DP1 value cos q); so are the compiled
+// model and constants the force laws read. O(NB + NC).
 template <int NB, int NC>
 AbsoluteModel<NB, NC> absolute_model(const AbsoluteMapping& mapping) {
   if (static_cast<int>(mapping.bodies.size()) > NB || static_cast<int>(mapping.gcons.size()) > NC)
@@ -108,12 +137,9 @@ AbsoluteModel<NB, NC> absolute_model(const AbsoluteMapping& mapping) {
   }
   for (int c = 0; c < model.gcon_count; ++c) model.gcons[c] = mapping.gcons[static_cast<size_t>(c)];
   model.gravity = mapping.gravity;
-  if (mapping.rsdas.size() > static_cast<size_t>(kMaxAbsoluteRsdas))
-    throw std::invalid_argument("absolute_model: the mapping has " + std::to_string(mapping.rsdas.size()) +
-                                " rotational spring-dampers, more than the engine's " +
-                                std::to_string(kMaxAbsoluteRsdas));
-  model.rsda_count = static_cast<int>(mapping.rsdas.size());
-  for (int e = 0; e < model.rsda_count; ++e) model.rsdas[e] = mapping.rsdas[static_cast<size_t>(e)];
+  copy_force_elements(mapping.rsdas, model.rsdas, model.rsda_count, "rotational spring-dampers");
+  copy_force_elements(mapping.tsdas, model.tsdas, model.tsda_count, "translational spring-dampers");
+  copy_force_elements(mapping.actuators, model.actuators, model.actuator_count, "translational actuators");
   return model;
 }
 

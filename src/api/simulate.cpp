@@ -132,7 +132,7 @@ void check_absolute_request(const RunOptions& o, const ModelImpl& m, const Resol
     throw SettingError(o.gpu_strategy ? "gpu_strategy" : "gpu_step_budget",
                        names.name(o.gpu_strategy ? "gpu_strategy" : "gpu_step_budget") +
                            ": applies to the cuda backend only, and " + given + " runs on the cpu backend");
-  const std::string refusal = absolute_run_refusal(apply_parameters(m.model, m.parameter_defaults), *m.compiled);
+  const std::string refusal = absolute_run_refusal(apply_parameters(m.model, m.parameter_defaults));
   if (!refusal.empty()) throw SettingError("coordinates", given + ": model '" + m.model.name + "': " + refusal);
 }
 

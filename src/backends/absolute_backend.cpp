@@ -64,9 +64,13 @@ PackedDrivers pack_drivers(const Model& literal) {
   return p;
 }
 
-// The engine's model of a mapping, its drivers pointing into `drivers` (which must outlive it).
-std::unique_ptr<RunModel> run_model(const AbsoluteMapping& mapping, const PackedDrivers& drivers) {
+// The engine's model of a mapping, its drivers pointing into `drivers` and its force laws into the compiled model
+// and the instance's constants (all of which must outlive it).
+std::unique_ptr<RunModel> run_model(const AbsoluteMapping& mapping, const PackedDrivers& drivers,
+                                    const CompiledModel& compiled, const double* constants) {
   auto model = std::make_unique<RunModel>(absolute_model<kAbsoluteRunBodies, kAbsoluteRunGcons>(mapping));
+  model->compiled = &compiled;
+  model->constants = constants;
   for (size_t d = 0; d < drivers.kinds.size(); ++d) {
     AbsoluteDriver& driver = model->drivers[d];
     driver.time_function = drivers.kinds[d];
@@ -117,15 +121,44 @@ std::vector<kinematics::BodyKinematics> body_states(const AbsoluteMapping& mappi
   return bodies;
 }
 
+// The model bodies' angular and centre-of-mass accelerations at the engine's y and q'': r'', and A omega-bar'
+// (omega = A omega-bar, A' omega-bar = A (omega-bar x omega-bar) = 0), omega-bar' by a dual number along the motion.
+template <class Rep>
+std::vector<kinematics::BodyAcceleration> body_accelerations(const AbsoluteMapping& mapping, const double* y,
+                                                             const double* q_ddot) {
+  constexpr int per_body = 3 + Rep::kOrientation;
+  using D = Dual<double, 1>;
+  const int n = static_cast<int>(mapping.bodies.size());
+  std::vector<kinematics::BodyAcceleration> out(static_cast<size_t>(n));
+  for (int b = 0; b < n; ++b) {
+    const double* x = y + b * per_body;
+    const double* u = y + n * per_body + b * per_body;
+    const double* a = q_ddot + b * per_body;
+    D o[Rep::kOrientation], rate[Rep::kOrientation];
+    for (int k = 0; k < Rep::kOrientation; ++k) {
+      o[k] = D(x[3 + k]), o[k].d[0] = u[3 + k];
+      rate[k] = D(u[3 + k]), rate[k].d[0] = a[3 + k];
+    }
+    const Vec3<D> omega_bar = body_angular_velocity(Rep::orientation(o), Rep::orientation(rate));
+    const Mat3<double> A = orientation_matrix(Rep::orientation(x + 3));
+    const Vec3<double> alpha = A * Vec3<double>{omega_bar.x.d[0], omega_bar.y.d[0], omega_bar.z.d[0]};
+    out[static_cast<size_t>(b)].alpha_W = Eigen::Vector3d(alpha.x, alpha.y, alpha.z);
+    out[static_cast<size_t>(b)].a_cm_W = Eigen::Vector3d(a[0], a[1], a[2]);
+  }
+  return out;
+}
+
 // One instance, start to end: status; its rows (n_times x n_outputs) written where the integration reached.
 template <class Rep>
 InstanceStatus run_instance(const Model& literal, const CompiledModel& compiled, const double* constants,
                             const Ensemble& ensemble, int i, const RunSpec& spec,
                             const std::vector<double>& times, double* rows, double* kpi_state,
                             IntegratorStats& stats) {
-  const AbsoluteMapping mapping = map_to_absolute(literal, RevoluteDriverGcon::angle);
+  const AbsoluteMapping mapping = map_to_absolute(literal, RevoluteDriverGcon::angle, Rep::kNormalized
+                                                                                          ? BodyAxisOrder::as_found
+                                                                                          : BodyAxisOrder::z_away_from_world_z);
   const PackedDrivers drivers = pack_drivers(literal);
-  const std::unique_ptr<RunModel> model = run_model(mapping, drivers);
+  const std::unique_ptr<RunModel> model = run_model(mapping, drivers, compiled, constants);
   RunDae<Rep> dae;
   dae.model = model.get();
   dae.movable = model.get();
@@ -140,12 +173,24 @@ InstanceStatus run_instance(const Model& literal, const CompiledModel& compiled,
   Eigen::VectorXd reference = q0;
   const int n_times = static_cast<int>(times.size());
   bool recovered = true;
+  // Joint accelerations, where an output reads them, from the engine's own forward dynamics at the state.
+  const bool accelerations = outputs_read_accelerations(compiled);
+  std::vector<double> q_ddot(accelerations ? RunDae<Rep>::NQ : 0), multipliers(accelerations ? RunDae<Rep>::NZ : 0);
+  Eigen::VectorXd joint_accelerations = Eigen::VectorXd::Zero(ensemble.nv);
   auto observer = [&](int index, double t, const double* state) {
-    const kinematics::JointState joints = joint_state_from_bodies(literal, body_states<Rep>(mapping, state), reference);
+    const std::vector<kinematics::BodyKinematics> bodies = body_states<Rep>(mapping, state);
+    const kinematics::JointState joints = joint_state_from_bodies(literal, bodies, reference);
     reference = joints.q;
+    if (accelerations) {
+      if (dae.accelerations(t, state, q_ddot.data(), multipliers.data()))
+        joint_accelerations = kinematics::joint_accelerations_from_bodies(
+            literal, bodies, body_accelerations<Rep>(mapping, state, q_ddot.data()), joints);
+      else
+        joint_accelerations.setConstant(quiet_nan());
+    }
     tree_kinematics(compiled, constants, joints.q.data(), joints.v.data(), w);
     double* row = rows + static_cast<size_t>(index) * compiled.n_outputs;
-    output_row(compiled, constants, t, joints.q.data(), joints.v.data(), nullptr, w, row);
+    output_row(compiled, constants, t, joints.q.data(), joints.v.data(), joint_accelerations.data(), w, row);
     for (int s = 0; s < compiled.n_outputs; ++s) recovered = recovered && std::isfinite(row[s]);
     if (kpi_state) kpi_update(compiled, kpi_state, index, t, row, times.data(), n_times);
   };
@@ -167,7 +212,7 @@ bool parse_absolute_coordinates(const std::string& name, AbsoluteCoordinates& ou
   return false;
 }
 
-std::string absolute_run_refusal(const Model& literal_model, const CompiledModel& compiled) {
+std::string absolute_run_refusal(const Model& literal_model) {
   const AbsoluteMapping mapping = map_to_absolute(literal_model, RevoluteDriverGcon::angle);
   if (!mapping.missing.empty()) {
     std::string reason = "the absolute-coordinate mapping would leave out ";
@@ -183,12 +228,14 @@ std::string absolute_run_refusal(const Model& literal_model, const CompiledModel
     return std::to_string(literal_model.drivers.size()) + " drivers, more than the absolute engine's " +
            std::to_string(kMaxAbsoluteDrivers);
   if (static_cast<int>(mapping.rsdas.size()) > kMaxAbsoluteRsdas)
-    return std::to_string(mapping.rsdas.size()) + " rotational spring-dampers, more than the absolute engine's " +
-           std::to_string(kMaxAbsoluteRsdas);
-  for (int s = 0; s < compiled.n_outputs; ++s)
-    if (compiled.outputs[s].kind == kOutJointAcceleration)
-      return "output '" + literal_model.outputs[static_cast<size_t>(s)].name +
-             "' reads joint accelerations, which the absolute engine does not turn back into joint coordinates";
+    return std::to_string(mapping.rsdas.size()) + " rotational spring-dampers and revolute actuators, more than the "
+           "absolute engine's " + std::to_string(kMaxAbsoluteRsdas);
+  if (static_cast<int>(mapping.actuators.size()) > kMaxAbsoluteActuators)
+    return std::to_string(mapping.actuators.size()) + " translational actuators, more than the absolute engine's " +
+           std::to_string(kMaxAbsoluteActuators);
+  if (static_cast<int>(mapping.tsdas.size()) > kMaxAbsoluteTsdas)
+    return std::to_string(mapping.tsdas.size()) + " translational spring-dampers, more than the absolute engine's " +
+           std::to_string(kMaxAbsoluteTsdas);
   return "";
 }
 
@@ -206,7 +253,7 @@ EnsembleResult run_ensemble_absolute(AbsoluteCoordinates coordinates, const Mode
   {
     std::vector<double> values(model.parameters.size());
     for (size_t p = 0; p < values.size(); ++p) values[p] = n > 0 ? ensemble.parameter(static_cast<int>(p), 0) : 0.0;
-    const std::string refusal = absolute_run_refusal(apply_parameters(model, values), compiled);
+    const std::string refusal = absolute_run_refusal(apply_parameters(model, values));
     if (!refusal.empty()) throw std::invalid_argument("model '" + model.name + "': " + refusal);
   }
   EnsembleResult result = make_ensemble_result(n, output_times, compiled.n_outputs, keep_series);

@@ -6,8 +6,11 @@
 // by an implicit method (Method::implicit: seed 003's family or backward Euler) on the equal-step grid of
 // integrators/implicit_outputs.hpp, and observed as the model's own output signals: at every output time the
 // bodies' poses and velocities are turned back into joint coordinates and velocities
-// (kinematics::joint_state_from_bodies) and the joint-coordinate engine's output_row evaluates the signals (and
-// the KPIs) from them, so the two families' results are the same columns.
+// (kinematics::joint_state_from_bodies; where an output reads joint accelerations, the engine's own forward
+// dynamics at that state gives the bodies' accelerations and kinematics::joint_accelerations_from_bodies the
+// joints') and the joint-coordinate engine's output_row evaluates the signals (and the KPIs) from them, so the two
+// families' results are the same columns. The force elements' laws are the joint-coordinate engine's too
+// (dynamics/force_laws.hpp), with the instance's packed constants.
 //
 // One instantiation of the engine runs every model: capacities kAbsoluteRunBodies and kAbsoluteRunGcons, the
 // model's own counts at run time. Host only. Instance i's results depend on its inputs only (never on the thread
@@ -32,10 +35,10 @@ enum class AbsoluteCoordinates { rp, re };
 // "rp" or "re" to the enum; false for another name.
 bool parse_absolute_coordinates(const std::string& name, AbsoluteCoordinates& out);
 
-// Why `model` (its parameters applied) cannot run in absolute coordinates with these outputs, or "" when it can:
-// force elements, actuators or drivers the mapping cannot express, more bodies or GCONs than the capacities, more
-// drivers or RSDAs than the engine holds, an output that reads joint accelerations. O(model).
-std::string absolute_run_refusal(const Model& literal_model, const CompiledModel& compiled);
+// Why `model` (its parameters applied) cannot run in absolute coordinates, or "" when it can: force elements,
+// actuators or drivers the mapping cannot express, more bodies or GCONs than the capacities, more drivers or
+// spring-damper-actuators than the engine holds. O(model).
+std::string absolute_run_refusal(const Model& literal_model);
 
 // Runs the ensemble (spec.method must be Method::implicit). Throws std::invalid_argument with
 // absolute_run_refusal's reason, prefixed with the model's name. threads <= 0: all hardware threads.

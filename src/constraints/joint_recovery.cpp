@@ -77,56 +77,114 @@ void joint_coordinates(const Joint& joint, const Matrix3d& R_FM, const Vector3d&
   }
 }
 
+// One joint's frames in the world from its bodies' states: F's orientation and origin (on the parent, or the
+// ground), M's origin (on the child).
+struct JointFrames {
+  Matrix3d R_WF, R_WM;
+  Vector3d p_WFo, p_WMo;
+};
+
+JointFrames joint_frames(const Model& model, const Joint& joint, const BodyKinematics& parent,
+                         const BodyKinematics& child) {
+  const Transform<double> X_PF = frame_transform(joint.parent_frame);
+  const Transform<double> X_CM = frame_transform(joint.child_frame);
+  // Body origins from the centres of mass (ground's origin is the world's).
+  const Vector3d p_P = joint.parent >= 0 ? Vector3d(parent.p_WBcm - parent.R_WB *
+                                                    to_eigen(vector3(model.bodies[joint.parent].center_of_mass)))
+                                         : Vector3d::Zero();
+  const Vector3d p_C = child.p_WBcm - child.R_WB * to_eigen(vector3(model.bodies[joint.child].center_of_mass));
+  return {parent.R_WB * to_eigen(X_PF.R), child.R_WB * to_eigen(X_CM.R), p_P + parent.R_WB * to_eigen(X_PF.p),
+          p_C + child.R_WB * to_eigen(X_CM.p)};
+}
+
+// The 6 x nv twist basis [S_w; S_v] of a joint at its coordinates, in F axes.
+Eigen::MatrixXd twist_basis(const JointMotion& motion, int nv) {
+  Eigen::MatrixXd basis(6, nv);
+  basis.topRows(3) = motion.S_w_F;
+  basis.bottomRows(3) = motion.S_v_F;
+  return basis;
+}
+
+void check_body_count(const Model& model, size_t count, const char* what) {
+  if (count != model.bodies.size())
+    throw std::invalid_argument(std::string("joint recovery: ") + std::to_string(count) + " " + what +
+                                " for a model of " + std::to_string(model.bodies.size()) + " bodies");
+}
+
+const BodyKinematics kGround{Matrix3d::Identity(), Vector3d::Zero(), Vector3d::Zero(), Vector3d::Zero(),
+                             Vector3d::Zero()};
+
 }  // namespace
 
 JointState joint_state_from_bodies(const Model& model, const std::vector<BodyKinematics>& bodies,
                                    const Eigen::VectorXd& reference) {
   const CoordinateLayout layout = coordinate_layout(model);
-  if (bodies.size() != model.bodies.size())
-    throw std::invalid_argument("joint_state_from_bodies: " + std::to_string(bodies.size()) +
-                                " body states for a model of " + std::to_string(model.bodies.size()) + " bodies");
+  check_body_count(model, bodies.size(), "body states");
   check_sizes(layout, reference, nullptr);
   JointState s;
   s.q = Eigen::VectorXd::Zero(layout.nq);
   s.v = Eigen::VectorXd::Zero(layout.nv);
-  const BodyKinematics ground{Matrix3d::Identity(), Vector3d::Zero(), Vector3d::Zero(), Vector3d::Zero(),
-                              Vector3d::Zero()};
   for (size_t j = 0; j < model.joints.size(); ++j) {
     const Joint& joint = model.joints[j];
-    const BodyKinematics& parent = joint.parent >= 0 ? bodies[static_cast<size_t>(joint.parent)] : ground;
+    const BodyKinematics& parent = joint.parent >= 0 ? bodies[static_cast<size_t>(joint.parent)] : kGround;
     const BodyKinematics& child = bodies[static_cast<size_t>(joint.child)];
-    const Transform<double> X_PF = frame_transform(joint.parent_frame);
-    const Transform<double> X_CM = frame_transform(joint.child_frame);
-    const Matrix3d R_WF = parent.R_WB * to_eigen(X_PF.R);
-    const Matrix3d R_WM = child.R_WB * to_eigen(X_CM.R);
-    // Body origins from the centres of mass (ground's origin is the world's).
-    const Vector3d p_P = joint.parent >= 0 ? Vector3d(parent.p_WBcm - parent.R_WB *
-                                                      to_eigen(vector3(model.bodies[joint.parent].center_of_mass)))
-                                           : Vector3d::Zero();
-    const Vector3d p_C = child.p_WBcm - child.R_WB * to_eigen(vector3(model.bodies[joint.child].center_of_mass));
-    const Vector3d p_WFo = p_P + parent.R_WB * to_eigen(X_PF.p);
-    const Vector3d p_WMo = p_C + child.R_WB * to_eigen(X_CM.p);
-    const Matrix3d R_FM = R_WF.transpose() * R_WM;
-    const Vector3d p_FoMo_F = R_WF.transpose() * (p_WMo - p_WFo);
+    const JointFrames f = joint_frames(model, joint, parent, child);
+    const Matrix3d R_FM = f.R_WF.transpose() * f.R_WM;
+    const Vector3d p_FoMo_F = f.R_WF.transpose() * (f.p_WMo - f.p_WFo);
     double* qj = s.q.data() + layout.q_index[j];
     joint_coordinates(joint, R_FM, p_FoMo_F, reference.data() + layout.q_index[j], qj);
 
     // body_kinematics' velocities inverted: w_C = w_P + R_WF S_w v, v_Mo = v_P(at Mo) + R_WF S_v v.
     const int nv = joint_nv(joint.type);
     if (nv == 0) continue;
-    const JointMotion motion = joint_motion(joint, qj);
-    const Vector3d w_rel_F = R_WF.transpose() * (child.w_WB_W - parent.w_WB_W);
-    const Vector3d v_Mo = child.v_WBcm_W + child.w_WB_W.cross(p_WMo - child.p_WBcm);
-    const Vector3d v_P_at_Mo = parent.v_WBcm_W + parent.w_WB_W.cross(p_WMo - parent.p_WBcm);
-    const Vector3d v_rel_F = R_WF.transpose() * (v_Mo - v_P_at_Mo);
-    Eigen::MatrixXd basis(6, nv);
-    basis.topRows(3) = motion.S_w_F;
-    basis.bottomRows(3) = motion.S_v_F;
+    const Vector3d w_rel_F = f.R_WF.transpose() * (child.w_WB_W - parent.w_WB_W);
+    const Vector3d v_Mo = child.v_WBcm_W + child.w_WB_W.cross(f.p_WMo - child.p_WBcm);
+    const Vector3d v_P_at_Mo = parent.v_WBcm_W + parent.w_WB_W.cross(f.p_WMo - parent.p_WBcm);
+    const Vector3d v_rel_F = f.R_WF.transpose() * (v_Mo - v_P_at_Mo);
     Eigen::VectorXd twist(6);
     twist << w_rel_F, v_rel_F;
-    s.v.segment(layout.v_index[j], nv) = basis.colPivHouseholderQr().solve(twist);
+    s.v.segment(layout.v_index[j], nv) = twist_basis(joint_motion(joint, qj), nv).colPivHouseholderQr().solve(twist);
   }
   return s;
+}
+
+Eigen::VectorXd joint_accelerations_from_bodies(const Model& model, const std::vector<BodyKinematics>& bodies,
+                                                const std::vector<BodyAcceleration>& accelerations,
+                                                const JointState& joints) {
+  const CoordinateLayout layout = coordinate_layout(model);
+  check_body_count(model, bodies.size(), "body states");
+  check_body_count(model, accelerations.size(), "body accelerations");
+  check_sizes(layout, joints.q, &joints.v);
+  const BodyAcceleration at_rest{Vector3d::Zero(), Vector3d::Zero()};
+  Eigen::VectorXd a = Eigen::VectorXd::Zero(layout.nv);
+  for (size_t j = 0; j < model.joints.size(); ++j) {
+    const Joint& joint = model.joints[j];
+    const int nv = joint_nv(joint.type);
+    if (nv == 0) continue;
+    const BodyKinematics& parent = joint.parent >= 0 ? bodies[static_cast<size_t>(joint.parent)] : kGround;
+    const BodyAcceleration& parent_a = joint.parent >= 0 ? accelerations[static_cast<size_t>(joint.parent)] : at_rest;
+    const BodyKinematics& child = bodies[static_cast<size_t>(joint.child)];
+    const BodyAcceleration& child_a = accelerations[static_cast<size_t>(joint.child)];
+    const JointFrames f = joint_frames(model, joint, parent, child);
+    const double* qj = joints.q.data() + layout.q_index[j];
+    const double* vj = joints.v.data() + layout.v_index[j];
+    const JointMotion motion = joint_motion(joint, qj);
+    Vector3d angular_bias_F, linear_bias_F;
+    joint_bias(joint, motion, qj, vj, angular_bias_F, linear_bias_F);
+    const Eigen::Map<const Eigen::VectorXd> v_joint(vj, nv);
+    const Vector3d w_rel_W = f.R_WF * (motion.S_w_F * v_joint), v_rel_W = f.R_WF * (motion.S_v_F * v_joint);
+    const Vector3d& w_P = parent.w_WB_W;
+    // The child's origin-of-M acceleration from its centre of mass's, and the parent's point at M's origin.
+    const Vector3d r_Cm = f.p_WMo - child.p_WBcm, r_Pm = f.p_WMo - parent.p_WBcm;
+    const Vector3d a_Mo = child_a.a_cm_W + child_a.alpha_W.cross(r_Cm) + child.w_WB_W.cross(child.w_WB_W.cross(r_Cm));
+    const Vector3d a_P_at_Mo =
+        parent_a.a_cm_W + parent_a.alpha_W.cross(r_Pm) + w_P.cross(w_P.cross(r_Pm));
+    Eigen::VectorXd rhs(6);
+    rhs << f.R_WF.transpose() * (child_a.alpha_W - parent_a.alpha_W - w_P.cross(w_rel_W)) - angular_bias_F,
+        f.R_WF.transpose() * (a_Mo - a_P_at_Mo - 2.0 * w_P.cross(v_rel_W)) - linear_bias_F;
+    a.segment(layout.v_index[j], nv) = twist_basis(motion, nv).colPivHouseholderQr().solve(rhs);
+  }
+  return a;
 }
 
 }  // namespace myriad::kinematics

@@ -99,6 +99,8 @@ JointMotion joint_motion(const Joint& joint, const double* q) {
 
 namespace {
 
+}  // namespace
+
 // Rates of S_w_F v and S_v_F v when dv/dt = 0 (the q-dependence of the joint's own basis), in F axes.
 void joint_bias(const Joint& joint, const JointMotion& m, const double* q, const double* v,
                 Vector3d& angular_bias_F, Vector3d& linear_bias_F) {
@@ -121,6 +123,8 @@ void joint_bias(const Joint& joint, const JointMotion& m, const double* q, const
       break;  // constant bases, or R_FM w_M whose rate R_FM (w_M x w_M) vanishes (spherical)
   }
 }
+
+namespace {
 
 // Joint indices parent-first (independent of whether Model::joints already is), and each body's joint.
 std::vector<int> tree_order(const Model& model, std::vector<int>& body_joint) {

@@ -114,6 +114,10 @@ struct JointMotion {
 };
 JointMotion joint_motion(const Joint& joint, const double* q);
 
+// Rates of S_w_F v and S_v_F v when dv/dt = 0 (the q-dependence of the joint's own basis), in F axes. O(1).
+void joint_bias(const Joint& joint, const JointMotion& m, const double* q, const double* v,
+                Eigen::Vector3d& angular_bias_F, Eigen::Vector3d& linear_bias_F);
+
 // The inverse of body_kinematics: every joint's coordinates and velocities (Model::joints layout) from every
 // body's pose and velocity (R_WB, p_WBcm, w_WB_W, v_WBcm_W are read), where the bodies' relative motions are
 // ones their joints allow (a state of another engine, such as the absolute-coordinate one, that satisfies the
@@ -127,6 +131,14 @@ struct JointState {
 };
 JointState joint_state_from_bodies(const Model& model, const std::vector<BodyKinematics>& bodies,
                                    const Eigen::VectorXd& reference);
+
+// The joint accelerations dv/dt (nv) from every body's angular and centre-of-mass accelerations at the state
+// `joints` (joint_state_from_bodies of the same `bodies`): body_accelerations inverted joint by joint,
+// alpha_C = alpha_P + w_P x w_rel + R_WF (S_w' v + S_w a), a_Mo = a_P(at Mo) + 2 w_P x v_rel + R_WF (S_v' v + S_v a),
+// a by least squares (exact for an allowed motion). Throws std::invalid_argument for wrong sizes. O(joints).
+Eigen::VectorXd joint_accelerations_from_bodies(const Model& model, const std::vector<BodyKinematics>& bodies,
+                                                const std::vector<BodyAcceleration>& accelerations,
+                                                const JointState& joints);
 
 // Throws std::invalid_argument when q (or v, unless null) does not have the layout's size.
 void check_sizes(const CoordinateLayout& layout, const Eigen::VectorXd& q, const Eigen::VectorXd* v);

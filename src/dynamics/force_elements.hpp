@@ -3,6 +3,7 @@
 // after tree_kinematics has run. O(number of force elements).
 #include "dynamics/bushing.hpp"
 #include "dynamics/constants_view.hpp"
+#include "dynamics/force_laws.hpp"
 #include "dynamics/force_table.hpp"
 #include "dynamics/model_class.hpp"
 #include "dynamics/tire_force.hpp"
@@ -10,54 +11,6 @@
 #include "model/time_function.hpp"
 
 namespace myriad {
-
-template <class K>
-MYRIAD_HD_INLINE TimeValue time_function_value(const CompiledModel& model, const K& k, int index, double t) {
-  if (index < 0) return {0.0, 0.0, 0.0};
-  const CompiledTimeFunction& f = model.time_functions[index];
-  return evaluate_time_function(f.kind, ConstantsView<K>{k, f.constants}, f.points, t);
-}
-
-// A time function's value entering the dynamics as scalar S. Time is a plain double everywhere but in the
-// Jacobian evaluation of f_t = df/dt (dynamics/tree_second_order.hpp), which passes it as a Dual seeded along
-// one direction: the result then carries `rate` times the derivatives of t. Called with (f, f') for a value and
-// with (f', f'') for a rate (a moving ground point's velocity).
-template <class S>
-MYRIAD_HD_INLINE S time_input(double value, double /*rate*/, double /*t*/) {
-  return S(value);
-}
-template <class S, class T>
-MYRIAD_HD_INLINE S time_input(double value, double rate, const T& t) {
-  return S(value) + rate * (t - value_of(t));
-}
-
-// The value of time function `index` at time t as scalar S (see time_input); zero for index -1.
-template <class S, class K, class T>
-MYRIAD_HD_INLINE S actuator_input(const CompiledModel& model, const K& k, int index, const T& t) {
-  const TimeValue m = time_function_value(model, k, index, value_of(t));
-  return time_input<S>(m.value, m.rate, t);
-}
-
-// The value and the rate of time function `index` at t as scalar S (see time_input): a moving end point's travel
-// along its direction and its speed, a road's height and its rate.
-template <class S, class K, class T>
-MYRIAD_HD_INLINE void time_function_inputs(const CompiledModel& model, const K& k, int index, const T& t, S& value,
-                                           S& rate) {
-  const TimeValue m = time_function_value(model, k, index, value_of(t));
-  value = time_input<S>(m.value, m.rate, t);
-  rate = time_input<S>(m.rate, m.acceleration, t);
-}
-
-// A one-sided element (ForceElement::acts) acts only on its side of the free length (a tire in contact, a rope
-// taut) and then never with the other sign (a tire's damper does not pull it back to the road): elsewhere its
-// tension and damper force are zero. The cut is on values, so a Dual tension keeps its derivatives where the
-// element acts and has none where it does not: the Jacobians stay exact on either side of the kink.
-template <class S>
-MYRIAD_HD_INLINE void cut_one_sided(int acts, const S& stretch, S& tension, S& damper) {
-  const double x = value_of(stretch), value = value_of(tension);
-  const bool acting = acts == 1 ? x < 0.0 && value <= 0.0 : x > 0.0 && value >= 0.0;
-  if (!acting) tension = damper = S(0);
-}
 
 // State of a TSDA: length, its rate, tension, and the world geometry needed to apply it.
 template <class S>
@@ -76,11 +29,7 @@ MYRIAD_HD_INLINE void tsda_end(const CompiledModel& model, const K& k, const Tre
     body_point_state(w, body, local, p, vel);
     return;
   }
-  S travel, speed;
-  time_function_inputs(model, k, motion, t, travel, speed);
-  const Vec3<S> d = load_vec3<S>(k, direction);
-  p = local + travel * d;
-  vel = speed * d;
+  ground_point_state(model, k, local, direction, motion, t, p, vel);
 }
 
 template <class S, class K, class T>
@@ -95,15 +44,7 @@ MYRIAD_HD TsdaState<S> tsda_state(const CompiledModel& model, const K& k, const 
   s.length = norm(d);
   s.e_W = (S(1) / s.length) * d;
   s.rate = dot(s.e_W, v2 - v1);
-  const S stretch = s.length - S(k[c + kTsdaFreeLength]);
-  const S spring = f.spring_points > 0 ? table_force(ConstantsView<K>{k, f.spring_table}, f.spring_points, stretch)
-                                       : S(k[c + kTsdaStiffness]) * stretch;
-  const S damper = f.damper_points > 0 ? table_force(ConstantsView<K>{k, f.damper_table}, f.damper_points, s.rate)
-                                       : S(k[c + kTsdaDamping]) * s.rate;
-  // A preload pushes the ends apart with a constant force (a strut's installed spring force at l = l0).
-  s.tension = spring + damper - S(k[c + kTsdaPreload]) + actuator_input<S>(model, k, f.actuator, t);
-  s.damper = damper;
-  if (f.acts != 0) cut_one_sided(f.acts, stretch, s.tension, s.damper);
+  tsda_tension(model, k, f, s.length - S(k[c + kTsdaFreeLength]), s.rate, t, s.tension, s.damper);
   return s;
 }
 

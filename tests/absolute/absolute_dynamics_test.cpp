@@ -16,9 +16,12 @@
 #include <vector>
 
 #include "absolute/absolute_dynamics.hpp"
+#include "absolute/model_mapping.hpp"
 #include "absolute/seed002_mechanisms.hpp"
 #include "integrators/implicit_coefficients.hpp"
 #include "integrators/implicit_integrate.hpp"
+#include "model/compile.hpp"
+#include "model/model_loader.hpp"
 #include "support/second_order_reference.hpp"
 #include "support/seed002_reference.hpp"
 
@@ -167,11 +170,27 @@ void absolute_check_assembled_jacobians() {
   sprung.rsdas[1].body_i = 1, sprung.rsdas[1].body_j = 2, sprung.rsdas[1].axis_bar_i = {0.0, 0.0, 1.0};
   sprung.rsdas[1].reference_bar_i = {1.0, 0.0, 0.0}, sprung.rsdas[1].stiffness = 3e5, sprung.rsdas[1].damping = 5e4;
   const double springs = absolute_assembled_jacobian_difference<Rep>(sprung, seed002_pendulum_start<Rep>(2), 13);
+  // A model file's TSDAs mapped: the quarter car's suspension and tire spring-dampers, their laws the compiled
+  // model's, the tire's ground end riding the road.
+  const Model quarter_car_loaded = load_model_file(std::string(MYRIAD_SOURCE_DIR) + "/models/quarter_car.json");
+  const Model quarter_car = apply_parameters(quarter_car_loaded, default_parameter_values(quarter_car_loaded));
+  const auto compiled = compile(quarter_car_loaded);
+  std::vector<double> constants(static_cast<size_t>(compiled->n_constants) + 1);
+  pack_constants(*compiled, quarter_car, constants.data());
+  const AbsoluteMapping mapping = map_to_absolute(
+      quarter_car, RevoluteDriverGcon::dp1_cosine,
+      Rep::kNormalized ? BodyAxisOrder::as_found : BodyAxisOrder::z_away_from_world_z);  // re: off the gimbal lock
+  AbsoluteModel<2, 10> tsdas = absolute_model<2, 10>(mapping);
+  tsdas.compiled = compiled.get(), tsdas.constants = constants.data();
+  ASSERT_EQ(tsdas.tsda_count, 2);
+  const double tsda = absolute_assembled_jacobian_difference<Rep>(
+      tsdas, absolute_state<Rep>(mapping, world_body_states(quarter_car)), 14);
   EXPECT_LT(pendulum, 1e-13) << Rep::kName;
   EXPECT_LT(crank, 1e-13) << Rep::kName;
   EXPECT_LT(springs, 1e-13) << Rep::kName;
-  std::printf("%s: assembled against whole-residual dual Jacobians, relative %.2g, %.2g, %.2g\n", Rep::kName,
-              pendulum, crank, springs);
+  EXPECT_LT(tsda, 1e-13) << Rep::kName;
+  std::printf("%s: assembled against whole-residual dual Jacobians, relative %.2g, %.2g, %.2g, %.2g\n", Rep::kName,
+              pendulum, crank, springs, tsda);
 }
 
 TEST(AbsoluteDynamics, AssembledResidualJacobiansEqualDualNumbersThroughTheWholeResidual) {

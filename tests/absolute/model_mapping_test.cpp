@@ -217,14 +217,15 @@ TEST(AbsoluteModelMapping, TheDoublePendulumFileRunsInTheAbsoluteEngine) {
 // initial state, integrated by the absolute engine's index-1 equations (RK4, h = 2e-3) over 2 s (two rotor turns,
 // through the four instants where the seed's DP1 driver would be singular), in rp and re: every body's centre of
 // mass against the joint-coordinate engine's run of that mechanism (tests/data/seed002/four_link_reference.csv)
-// to 1e-8 m, every 0.01 s. In rp: re cannot run this mapping, whose rotor frame keeps the file's axes (its z the
-// rotor's axis, the world z: theta = 0, the ZXZ angles' gimbal lock), and says so: its forward dynamics at the start
-// reports a singular matrix (seed002_mechanisms.hpp renames its frames for re for this reason).
+// to 1e-8 m, every 0.01 s. In rp; re cannot run the mapping with the bodies' axes as found, whose rotor frame keeps
+// the file's axes (its z the rotor's axis, the world z: theta = 0, the ZXZ angles' gimbal lock), and says so: its
+// forward dynamics at the start reports a singular matrix. With the axes turned away from the world z (the
+// mapping's BodyAxisOrder::z_away_from_world_z, as seed002_mechanisms.hpp renames its frames) re runs it as rp does.
 template <class Rep>
-void mapping_check_four_link_file() {
+void mapping_check_four_link_file(BodyAxisOrder axes) {
   const Model loaded = load_model_file(std::string(MYRIAD_SOURCE_DIR) + "/models/loops/four_link.json");
   const Model model = apply_parameters(loaded, default_parameter_values(loaded));
-  const AbsoluteMapping mapping = map_to_absolute(model, RevoluteDriverGcon::angle);
+  const AbsoluteMapping mapping = map_to_absolute(model, RevoluteDriverGcon::angle, axes);
   AbsoluteModel<3, 18> absolute = absolute_model<3, 18>(mapping);
   absolute.drivers[0].rate = M_PI;  // the file's ramp as the engine's driver
   AbsoluteDae<Rep, 3, 18> dae;
@@ -251,7 +252,9 @@ void mapping_check_four_link_file() {
 }
 
 TEST(AbsoluteModelMapping, TheFourLinkFileRunsWholeTurnsInTheAbsoluteEngineWithAnAngleDriver) {
-  mapping_check_four_link_file<EulerParameterCoordinates>();
+  mapping_check_four_link_file<EulerParameterCoordinates>(BodyAxisOrder::as_found);
+  // With the bodies' axes turned away from the world z (BodyAxisOrder::z_away_from_world_z) re runs it too.
+  mapping_check_four_link_file<EulerAngleCoordinates>(BodyAxisOrder::z_away_from_world_z);
   const Model loaded = load_model_file(std::string(MYRIAD_SOURCE_DIR) + "/models/loops/four_link.json");
   const Model model = apply_parameters(loaded, default_parameter_values(loaded));
   const AbsoluteMapping mapping = map_to_absolute(model, RevoluteDriverGcon::angle);
