@@ -16,9 +16,10 @@
 // re-evaluated every iteration.
 //
 // Convergence: after an update, every component of the position-level change c dt du_y' is within
-// atol + rtol |y_N,i| and every multiplier change within atol + rtol |z_N,j| (weighted max norm <= 1 of the last
-// correction; near the solution Newton's next correction is far smaller than this one, so the accepted point is
-// at least this accurate), the multipliers relative to the largest of them. The rounding floor: with an exact Jacobian the norm falls quadratically until the
+// atol + rtol |y_N,i| and every multiplier change within atol / (c dt)^2 + rtol max_j |z_N,j| (weighted max norm
+// <= 1 of the last correction; near the solution Newton's next correction is far smaller than this one, so the
+// accepted point is at least this accurate): the multipliers relative to the largest of them, and in absolute
+// terms as the positions they move through (c dt)^2. The rounding floor: with an exact Jacobian the norm falls quadratically until the
 // solve's rounding errors dominate; a component whose own value is tiny (a velocity still near zero beside
 // velocities of 1e3) can sit above its weight there for ever (Andrews' squeezer at dt = 1e-5: corrections of
 // 2e-10 on a velocity of 2e-8, with accelerations of 1e4 elsewhere). From the third iteration on, a correction
@@ -101,8 +102,12 @@ MYRIAD_HD InstanceStatus implicit_point_solve(System& sys, double t, double cdt,
       z[j] -= r[n + j];
       z_scale = std::fmax(z_scale, std::fabs(z[j]));
     }
+    // Index 3: a multiplier acts on the positions through (c dt)^2 (its force through two integrations), so its
+    // absolute tolerance is atol / (c dt)^2 (Hairer & Wanner's h^2-scaled index-3 variables): the solve's rounding
+    // in the multipliers grows as 1 / (c dt)^2 and would otherwise stall Newton at small steps.
+    const double z_atol = options.newton_atol / (cdt * cdt);
     for (int j = 0; j < m; ++j)
-      norm = std::fmax(norm, std::fabs(r[n + j]) / (options.newton_atol + options.newton_rtol * z_scale));
+      norm = std::fmax(norm, std::fabs(r[n + j]) / (z_atol + options.newton_rtol * z_scale));
     if (!std::isfinite(norm)) return InstanceStatus::non_finite;
     const bool floor = iteration >= 3 && norm <= kNewtonRoundingFloor && norm > 0.25 * previous_norm;
     if (norm <= 1.0 || floor) {
