@@ -108,8 +108,8 @@ std::vector<Row> study() {
   return rows;
 }
 
-// rA (seed 002 eqs. 32-38): the same runs with RotationMatrixDynamics, the same tolerances and predictor as the
-// rp / re rows, and the same reference motion (the rp index-1 equations; the CM's motion does not depend on the
+// rA (seed 002 eqs. 32-38): the same runs with RotationMatrixDynamics, the same tolerances as the rp / re rows
+// (its own predictor: the last point's solution), and the same reference motion (the rp index-1 equations; the CM's motion does not depend on the
 // representation). A run of 100-800 steps takes milliseconds here, so each is repeated until 0.2 s have passed
 // and the time per step averaged over the repeats.
 template <int NB>
@@ -161,29 +161,35 @@ double slope(const std::vector<Row>& rows, int which) {
   return bench::fitted_order(h, error);
 }
 
-// Writes one representation's rows and fitted orders; returns the mean time per step.
-double report_rows(std::ostringstream& md, const char* mechanism, const char* representation,
-                   const std::vector<Row>& rows) {
-  double microseconds = 0.0, iterations = 0.0;
+// Mean wall time per step and per Newton iteration over a representation's step sizes (microseconds).
+struct Cost {
+  double step = 0.0, iteration = 0.0;
+};
+
+// Writes one representation's rows and fitted orders; returns its mean costs.
+Cost report_rows(std::ostringstream& md, const char* mechanism, const char* representation,
+                 const std::vector<Row>& rows) {
+  double microseconds = 0.0, iterations = 0.0, per_iteration = 0.0;
   for (const Row& r : rows) {
     md << "| " << mechanism << " | " << representation << " | " << r.h << " | " << r.position << " | " << r.velocity << " | "
        << r.acceleration << " | " << std::fixed << std::setprecision(2) << r.iterations << " | " << std::setprecision(0)
        << r.microseconds << std::defaultfloat << std::setprecision(3) << " |\n";
-    microseconds += r.microseconds, iterations += r.iterations;
+    microseconds += r.microseconds, iterations += r.iterations, per_iteration += r.microseconds / r.iterations;
   }
   md << "| " << mechanism << " | " << representation << " | fitted order | " << std::fixed << std::setprecision(2)
      << slope(rows, 0) << " | " << slope(rows, 1) << " | " << slope(rows, 2) << " | " << iterations / rows.size()
      << " | " << std::defaultfloat << std::setprecision(3) << "|\n";
-  return microseconds / rows.size();
+  const double n = static_cast<double>(rows.size());
+  return {microseconds / n, per_iteration / n};
 }
 
 template <class Rep, int NB>
-double report(std::ostringstream& md, const char* mechanism) {
+Cost report(std::ostringstream& md, const char* mechanism) {
   return report_rows(md, mechanism, Rep::kName, study<Rep, NB>());
 }
 
 template <int NB>
-double report_rotation_matrix(std::ostringstream& md, const char* mechanism, RotationMatrixIterationMatrix kind) {
+Cost report_rotation_matrix(std::ostringstream& md, const char* mechanism, RotationMatrixIterationMatrix kind) {
   const char* name = kind == RotationMatrixIterationMatrix::exact ? "rA" : "rA, eq. 37 G";
   return report_rows(md, mechanism, name, study_rotation_matrix<NB>(kind));
 }
@@ -253,7 +259,7 @@ int main(int argc, char** argv) {
   std::ostringstream md;
   md << std::setprecision(3);
   md << "# Seed 002 in absolute coordinates: backward Euler, rA, rp and re\n\n"
-     << "Regenerate: `build/bench/seed002_absolute` (writes this file; about half a minute). Machine: "
+     << "Regenerate: `build/bench/seed002_absolute` (writes this file; about ten seconds). Machine: "
      << bench::machine_description() << ".\n\n"
      << "Seed 002 sec. 4.4 on its single pendulum (one 4 m, 78 kg rod, released from the horizontal) and double\n"
      << "pendulum (rods of 4 m / 78 kg and 2 m / 39 kg, `tests/data/seed002/README.md`) over 1 s: backward Euler.\n"
@@ -263,20 +269,20 @@ int main(int argc, char** argv) {
      << "(A_n+1 = A_n exp(h omega-bar~)), Newton with eq. 38's iteration matrix, the reaction-force sensitivities\n"
      << "from the GCON rows; \"rA\" keeps the right Jacobian of exp in its orientation columns (full Newton),\n"
      << "\"rA, eq. 37 G\" drops it as the seed's eq. 37 does (quasi-Newton). All: rtol = atol = 1e-10, the same\n"
-     << "convergence test and predictor. Errors of the last rod's centre-of-mass z, z' and z'' at t = 1 s against\n"
+     << "convergence test; the predictors differ (below). Errors of the last rod's centre-of-mass z, z' and z'' at t = 1 s against\n"
      << "the index-1 equations integrated by RK4 at h = 1e-4 (these agree with the joint-coordinate engine to\n"
      << "1e-12 m). it/step = Newton iterations per step (seed Table 9); us/step = wall time per step on one core\n"
      << "(rA: averaged over repeated runs, at least 0.2 s).\n\n"
      << "| mechanism | representation | h | z error | z' error | z'' error | it/step | us/step |\n"
      << "|---|---|---|---|---|---|---|---|\n";
-  const double single_ra = report_rotation_matrix<1>(md, "single pendulum", RotationMatrixIterationMatrix::exact);
+  const Cost single_ra = report_rotation_matrix<1>(md, "single pendulum", RotationMatrixIterationMatrix::exact);
   report_rotation_matrix<1>(md, "single pendulum", RotationMatrixIterationMatrix::seed_eq37);
-  const double single_rp = report<EulerParameterCoordinates, 1>(md, "single pendulum");
-  const double single_re = report<EulerAngleCoordinates, 1>(md, "single pendulum");
-  const double double_ra = report_rotation_matrix<2>(md, "double pendulum", RotationMatrixIterationMatrix::exact);
+  const Cost single_rp = report<EulerParameterCoordinates, 1>(md, "single pendulum");
+  const Cost single_re = report<EulerAngleCoordinates, 1>(md, "single pendulum");
+  const Cost double_ra = report_rotation_matrix<2>(md, "double pendulum", RotationMatrixIterationMatrix::exact);
   report_rotation_matrix<2>(md, "double pendulum", RotationMatrixIterationMatrix::seed_eq37);
-  const double double_rp = report<EulerParameterCoordinates, 2>(md, "double pendulum");
-  const double double_re = report<EulerAngleCoordinates, 2>(md, "double pendulum");
+  const Cost double_rp = report<EulerParameterCoordinates, 2>(md, "double pendulum");
+  const Cost double_re = report<EulerAngleCoordinates, 2>(md, "double pendulum");
   double iterations_ra = 0, iterations_rp = 0, iterations_re = 0;
   const double kinematics_ra = kinematics_rotation_matrix(iterations_ra);
   const double kinematics_rp = kinematics<EulerParameterCoordinates>(iterations_rp);
@@ -296,12 +302,19 @@ int main(int argc, char** argv) {
      << "and rA's are products with A; nothing is cached between the GCONs of a body yet.\n"
      << std::defaultfloat;
   md << "\n## Dynamics: time per step relative to rp (seed Table 10)\n\n"
-     << "Mean over the four step sizes (seed Table 10: h = 1e-3; its codes C1 / C2):\n\n"
-     << "| mechanism | rA | re | seed rA (C1 / C2) | seed re (C1 / C2) |\n|---|---|---|---|---|\n"
-     << std::fixed << std::setprecision(1) << "| single pendulum | " << single_rp / single_ra << "x | "
-     << std::setprecision(2) << single_rp / single_re << "x | 2.43 / 2.46 | 1.29 / 1.69 |\n"
-     << std::setprecision(1) << "| double pendulum | " << double_rp / double_ra << "x | " << std::setprecision(2)
-     << double_rp / double_re << "x | 2.63 / 2.39 | 1.21 / 1.53 |\n\n" << std::defaultfloat
+     << "Mean over the four step sizes (seed Table 10: h = 1e-3; its codes C1 / C2), per step and per Newton\n"
+     << "iteration. The predictors differ: rp and re extrapolate the accelerations (integrate_implicit's Hermite\n"
+     << "predictor), rA starts each step's Newton from the last point's solution (robust where a stiff force element\n"
+     << "makes the accelerations jump: `integrate_rotation_matrix_backward_euler`), which here also takes fewer\n"
+     << "iterations per step; the per-iteration column is the representations' own cost.\n\n"
+     << "| mechanism | rA per step | rA per iteration | re per step | re per iteration | seed rA (C1 / C2) | "
+        "seed re (C1 / C2) |\n|---|---|---|---|---|---|---|\n"
+     << std::fixed << std::setprecision(2) << "| single pendulum | " << single_rp.step / single_ra.step << "x | "
+     << single_rp.iteration / single_ra.iteration << "x | " << single_rp.step / single_re.step << "x | "
+     << single_rp.iteration / single_re.iteration << "x | 2.43 / 2.46 | 1.29 / 1.69 |\n"
+     << "| double pendulum | " << double_rp.step / double_ra.step << "x | "
+     << double_rp.iteration / double_ra.iteration << "x | " << double_rp.step / double_re.step << "x | "
+     << double_rp.iteration / double_re.iteration << "x | 2.63 / 2.39 | 1.21 / 1.53 |\n\n" << std::defaultfloat
      << "All three now assemble their Newton matrices the same way: from the mass blocks, the rotational terms'\n"
      << "partials (per body), the GCON rows and the reaction-force sensitivities (one dual evaluation per GCON over\n"
      << "its two bodies' coordinates: 12 wide for rA, 14 for rp, 12 for re). What remains different is the\n"

@@ -106,10 +106,11 @@ int main(int argc, char** argv) {
                       "cuda: step attempts per instance and launch; finished instances are compacted out between "
                       "launches (default 0: one launch runs every instance to the end)");
   sim_cmd->add_option("--coordinates", sim.coordinates,
-                      "joint (default) | rp | re: rp and re integrate the model in seed 002's absolute coordinates "
-                      "(Euler parameters, ZXZ Euler angles) on the index-3 DAE with an implicit --integrator, on the "
-                      "cpu backend; the same output signals")
-      ->check(CLI::IsMember({"joint", "rp", "re"}));
+                      "joint (default) | rp | re | rA: rp and re integrate the model in seed 002's absolute "
+                      "coordinates (Euler parameters, ZXZ Euler angles) on the index-3 DAE with an implicit "
+                      "--integrator, rA (rotation matrices on SO(3)) with backward-euler only; cpu backend, the same "
+                      "output signals")
+      ->check(CLI::IsMember({"joint", "rp", "re", "rA"}));
   sim_cmd->add_option("--out", sim.out, "output CSV file, or an HDF5 results file (.h5: streamed in chunks)");
   sim_cmd->add_option("--chunk", sim.chunk,
                       "--out is computed and written this many instances at a time, so its series never sit in "

@@ -275,7 +275,8 @@ void bind_simulate(py::module_& m) {
       "lanes: cpu backend, instances each thread integrates in lockstep where the model and method allow (1, 2, 4\n"
       "  or 8; the results are the same bit for bit).\n"
       "coordinates: 'joint' (default), or 'rp' / 're': seed 002's absolute coordinates (Euler parameters, ZXZ\n"
-      "  Euler angles) on the index-3 DAE with an implicit integrator, cpu backend; the same signals.\n"
+      "  Euler angles) on the index-3 DAE with an implicit integrator, or 'rA' (rotation matrices on SO(3), with\n"
+      "  backward-euler only); cpu backend; the same signals.\n"
       "The interpreter lock is released while the run computes (other Python threads keep running); Ctrl-C\n"
       "cancels the run and raises KeyboardInterrupt once it has stopped. Model problems raise ModelFileError.");
 }

@@ -38,9 +38,16 @@
 // Newton's convergence test is that of integrators/implicit_newton.hpp: after an update, every change of a
 // position (h^2 delta_r), a velocity (h delta_r), an orientation (the rotation h^2 |delta_omega|, against
 // A's entries of order 1) and an angular velocity (h delta_omega) within atol + rtol |value|, and every
-// multiplier change within atol + rtol max |lambda|; the rounding floor as there.
+// multiplier change within atol / h^2 + rtol max |lambda| (the multipliers judged as the positions they move,
+// h^2 lambda: their rounding grows as 1/h^2); the rounding floor as there.
 //
-// Host and device, no allocation, no exceptions; NB and NC compile-time sizes like AbsoluteDae.
+// Applied forces beyond gravity are the model's force elements (absolute/absolute_forces.hpp's laws, written once
+// for every representation, on RotationMatrixCoordinates below): f and n-bar on the right of eq. 31, and in G^A
+// their sensitivities -h^2 d(f, n-bar)/d(r, theta-bar) (through Jr like the reactions') and -h d(f, n-bar)/d(r',
+// omega-bar), both by dual numbers on the element's two bodies (the seed's eq. 38c f_,r, f_,omega, n_,r, n_,omega).
+//
+// Host and device, no allocation, no exceptions; NB and NC are capacities like AbsoluteDae's (the model's own
+// body_count and gcon_count at run time).
 #include <cmath>
 
 #include "absolute/absolute_dynamics.hpp"
@@ -50,7 +57,6 @@
 #include "core/hd.hpp"
 #include "core/status.hpp"
 #include "integrators/implicit_newton.hpp"
-#include "integrators/implicit_predictor.hpp"
 #include "linalg/dense_lu.hpp"
 #include "spatial/quaternion.hpp"
 
@@ -72,14 +78,46 @@ enum class RotationMatrixIterationMatrix : int {
   seed_eq37 = 1,  // eq. 38 as the seed derives it, with eq. 37's exp(a + b) ~ exp(a) exp(b): quasi-Newton
 };
 
+// The rA "representation" for the force laws of absolute/absolute_forces.hpp, which are written once for any
+// orientation coordinates: a body's coordinates are (r, the nine entries of A row by row), its rates (r',
+// omega-bar), and its K = 3 orientation directions are the body-frame rotations theta-bar (A -> A exp(dtheta~)),
+// whose partials those laws take from the attached vectors and the angle GCON's row on Mat3 poses (Table 2). By
+// virtual work along theta-bar they give the torque in the L-RF, n-bar (eq. 31's right-hand side), and the
+// element's angle rate is its row times omega-bar (A' = A omega-bar~).
+struct RotationMatrixCoordinates {
+  static constexpr int kOrientation = 3;  // the variations theta-bar and the rates omega-bar, not A's nine entries
+  static constexpr bool kNormalized = false;
+  static constexpr const char* kName = "rA";
+  template <class S>
+  using Orientation = Mat3<S>;
+  template <class S>
+  MYRIAD_HD_INLINE static Mat3<S> orientation(const S* o) {
+    Mat3<S> A;
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j) A.m[i][j] = o[3 * i + j];
+    return A;
+  }
+  template <class S>
+  MYRIAD_HD_INLINE static Mat3<S> identity() {
+    return Mat3<S>::identity();
+  }
+};
+
 template <int NB, int NC>
 struct RotationMatrixDynamics {
   static constexpr int kPerBody = 6;        // (r, theta-bar) columns, (r'', omega-bar') unknowns per body
-  static constexpr int NV = kPerBody * NB;  // velocity-level unknowns
-  static constexpr int NX = NV + NC;        // unknowns of a step: x = (r''_1, omega-bar'_1, ..., lambda)
+  static constexpr int NV = kPerBody * NB;  // velocity-level unknowns (capacity)
+  static constexpr int NX = NV + NC;        // unknowns of a step: x = (r''_1, omega-bar'_1, ..., lambda) (capacity)
   using State = RotationMatrixState<NB>;
 
   const AbsoluteModel<NB, NC>* model = nullptr;
+
+  // The model's sizes: NB, NC, NV and NX above are capacities (equal to these for a full model); every array of
+  // this file is laid out with the model's own counts (Phi_q nc x nv, the matrices nx x nx, row-major).
+  MYRIAD_HD int body_count() const { return model->body_count; }
+  MYRIAD_HD int gcon_count() const { return model->gcon_count; }
+  MYRIAD_HD int velocity_count() const { return kPerBody * model->body_count; }
+  MYRIAD_HD int unknown_count() const { return velocity_count() + model->gcon_count; }
 
   // ---- the constraint layer on Mat3 poses ----
 
@@ -101,16 +139,17 @@ struct RotationMatrixDynamics {
     return {S(f.f), S(f.f_dot), S(f.f_ddot)};
   }
 
-  // Phi (NC) and Phi_q = [Phi_r Phi_pi] (NC x NV, row-major; columns r_b, theta-bar_b per body) at (t, r, A)
-  // from gcon_row (Table 2). O(NC NV).
+  // Phi (nc) and Phi_q = [Phi_r Phi_pi] (nc x nv, row-major; columns r_b, theta-bar_b per body) at (t, r, A)
+  // from gcon_row (Table 2). O(nc nv).
   MYRIAD_HD void constraint_rows(double t, const State& s, double* phi, double* jacobian) const {
-    for (int i = 0; i < NC * NV; ++i) jacobian[i] = 0.0;
-    for (int c = 0; c < NC; ++c) {
+    const int nc = gcon_count(), nv = velocity_count();
+    for (int i = 0; i < nc * nv; ++i) jacobian[i] = 0.0;
+    for (int c = 0; c < nc; ++c) {
       const Gcon<double>& g = model->gcons[c];
       const GconRow<double, 3> row =
           gcon_row(g, pose(s, g.body_i), pose(s, g.body_j), driving_value<double>(g, t));
       phi[c] = row.phi;
-      place_row(row, g, jacobian + c * NV);
+      place_row(row, g, jacobian + c * nv);
     }
   }
 
@@ -127,50 +166,98 @@ struct RotationMatrixDynamics {
                       driving_value<double>(g, t));
   }
 
+  // ---- applied forces (gravity aside): the model's force elements ----
+
+  // Adds the force elements' generalized forces (f, n-bar per body, kPerBody values) at t and the state s (any
+  // scalar) to Q: RSDAs and revolute actuators, TSDAs, and the translational actuators' u(t) Phi_q^T of their
+  // GCONs. The laws are absolute/absolute_forces.hpp's on RotationMatrixCoordinates. O(elements).
+  template <class S>
+  MYRIAD_HD void add_applied_forces(double t, const RotationMatrixState<NB, S>& s, S* Q) const {
+    S x_i[12], u_i[6], x_j[12], u_j[6];
+    for (int e = 0; e < element_count(); ++e) {
+      int body_i, body_j;
+      element_bodies(e, body_i, body_j);
+      pack_body(s, body_i, x_i, u_i);
+      pack_body(s, body_j, x_j, u_j);
+      add_element_force(e, t, body_i ? x_i : nullptr, body_i ? u_i : nullptr, body_j ? x_j : nullptr,
+                        body_j ? u_j : nullptr, body_i ? Q + kPerBody * (body_i - 1) : nullptr,
+                        body_j ? Q + kPerBody * (body_j - 1) : nullptr);
+    }
+    for (int a = 0; a < model->actuator_count; ++a) {  // u dPhi/dq (the GCON's reaction with multiplier -u)
+      const Gcon<double>& gd = model->actuators[a].gcon;
+      const DrivingValue<S> none{S(0.0), S(0.0), S(0.0)};
+      const GconRow<S, 3> row = gcon_row(gcon_cast<S>(gd), pose(s, gd.body_i), pose(s, gd.body_j), none);
+      const S u(actuator_force(model->actuators[a], t));
+      add_reaction(row.phi_r_i, row.phi_orientation_i, u, gd.body_i, Q);
+      add_reaction(row.phi_r_j, row.phi_orientation_j, u, gd.body_j, Q);
+    }
+  }
+
+  // After a step to state s: the RSDAs' anchors move there (absolute/absolute_forces.hpp), changing no force
+  // value. The model is the caller's (a non-const pointer to the one `model` points to).
+  MYRIAD_HD static void move_anchors(AbsoluteModel<NB, NC>& movable, const State& s) {
+    for (int e = 0; e < movable.rsda_count; ++e) {
+      AbsoluteRsda& f = movable.rsdas[e];
+      double o_i[9], o_j[9];
+      const bool ground_i = f.body_i == 0, ground_j = f.body_j == 0;
+      if (!ground_i) pack_orientation(s.A[f.body_i - 1], o_i);
+      if (!ground_j) pack_orientation(s.A[f.body_j - 1], o_j);
+      move_rsda_anchor<RotationMatrixCoordinates>(f, ground_i ? nullptr : o_i, ground_j ? nullptr : o_j);
+    }
+  }
+
   // ---- forward dynamics (index 1, eq. 31 with the acceleration-level constraints) ----
 
-  // [M 0 Phi_r^T; 0 J Phi_pi^T; Phi_r Phi_pi 0] (r'', omega-bar', lambda) = (m g, -omega-bar~ J omega-bar,
-  // gamma) at a consistent (t, state). Writes r_ddot (NB), omega_bar_dot (NB) and lambda (NC). Cost: O(NC NV)
-  // rows and an O(NX^3) LU. False if the matrix is singular or a value is not finite.
+  // [M 0 Phi_r^T; 0 J Phi_pi^T; Phi_r Phi_pi 0] (r'', omega-bar', lambda) = (m g + f, -omega-bar~ J omega-bar +
+  // n-bar, gamma) at a consistent (t, state). Writes r_ddot (nb), omega_bar_dot (nb) and lambda (nc). Cost:
+  // O(nc nv) rows and an O(nx^3) LU. False if the matrix is singular or a value is not finite.
   MYRIAD_HD bool accelerations(double t, const State& s, Vec3<double>* r_ddot, Vec3<double>* omega_bar_dot,
                                double* lambda) const {
     double x[NX];
     if (!accelerations(t, s, x)) return false;
-    for (int b = 0; b < NB; ++b) {
+    const int nv = velocity_count();
+    for (int b = 0; b < body_count(); ++b) {
       r_ddot[b] = {x[kPerBody * b], x[kPerBody * b + 1], x[kPerBody * b + 2]};
       omega_bar_dot[b] = {x[kPerBody * b + 3], x[kPerBody * b + 4], x[kPerBody * b + 5]};
     }
-    for (int c = 0; c < NC; ++c) lambda[c] = x[NV + c];
+    for (int c = 0; c < gcon_count(); ++c) lambda[c] = x[nv + c];
     return true;
   }
 
   // The same, into the unknown layout of a step (x = (r''_b, omega-bar'_b per body, then lambda)).
   MYRIAD_HD bool accelerations(double t, const State& s, double* x) const {
+    const int nb = body_count(), nc = gcon_count(), nv = velocity_count(), nx = unknown_count();
     double matrix[NX * NX], phi[NC], jacobian[NC * NV];
     int pivots[NX];
-    for (int i = 0; i < NX * NX; ++i) matrix[i] = 0.0;
-    for (int b = 0; b < NB; ++b) {
+    for (int i = 0; i < nx * nx; ++i) matrix[i] = 0.0;
+    for (int b = 0; b < nb; ++b) {
       const int o = kPerBody * b;
       const double m = model->mass[b];
       const Vec3<double> J = model->inertia[b];
       const Vec3<double> w = s.omega_bar[b];
       const Vec3<double> gyroscopic = cross(w, Vec3<double>{J.x * w.x, J.y * w.y, J.z * w.z});
       for (int k = 0; k < 3; ++k) {
-        matrix[(o + k) * NX + o + k] = m;
-        matrix[(o + 3 + k) * NX + o + 3 + k] = J[k];
+        matrix[(o + k) * nx + o + k] = m;
+        matrix[(o + 3 + k) * nx + o + 3 + k] = J[k];
         x[o + k] = m * model->gravity[k];
         x[o + 3 + k] = -gyroscopic[k];
       }
     }
-    constraint_rows(t, s, phi, jacobian);
-    for (int c = 0; c < NC; ++c) {
-      for (int j = 0; j < NV; ++j)
-        matrix[(NV + c) * NX + j] = jacobian[c * NV + j], matrix[j * NX + NV + c] = jacobian[c * NV + j];
-      x[NV + c] = constraint_gamma(t, s, c);
+    if (has_applied_forces()) {
+      double Q[NV];
+      for (int i = 0; i < nv; ++i) Q[i] = 0.0;
+      add_applied_forces(t, s, Q);
+      for (int i = 0; i < nv; ++i) x[i] += Q[i];
     }
-    if (!lu_factor(NX, matrix, pivots)) return false;
-    lu_solve(NX, matrix, pivots, x);
-    for (int i = 0; i < NX; ++i)
+    constraint_rows(t, s, phi, jacobian);
+    for (int c = 0; c < nc; ++c) {
+      for (int j = 0; j < nv; ++j)
+        matrix[(nv + c) * nx + j] = jacobian[c * nv + j], matrix[j * nx + nv + c] = jacobian[c * nv + j];
+      x[nv + c] = constraint_gamma(t, s, c);
+    }
+    if (!lu_factor(nx, matrix, pivots)) return false;
+    lu_solve(nx, matrix, pivots, x);
+    for (int i = 0; i < nx; ++i)
       if (!std::isfinite(x[i])) return false;
     return true;
   }
@@ -179,18 +266,17 @@ struct RotationMatrixDynamics {
   // singular_matrix (the matrix above could not be factored) or non_finite.
   MYRIAD_HD InstanceStatus start(double t0, const State& s, double* x) const {
     if (accelerations(t0, s, x)) return InstanceStatus::ok;
-    for (int i = 0; i < NX; ++i)
+    for (int i = 0; i < unknown_count(); ++i)
       if (!std::isfinite(x[i])) return InstanceStatus::non_finite;
     return InstanceStatus::singular_matrix;
   }
 
   // ---- backward Euler on SO(3), eqs. 32-38 ----
 
-  // Eq. 32: the state at t_n+1 from the state at t_n and the unknowns x (any scalar). O(NB).
+  // Eq. 32: the state at t_n+1 from the state at t_n and the unknowns x (any scalar). O(nb).
   template <class S>
-  MYRIAD_HD static void advance(double h, const State& current, const S* x,
-                                RotationMatrixState<NB, S>& next) {
-    for (int b = 0; b < NB; ++b) {
+  MYRIAD_HD void advance(double h, const State& current, const S* x, RotationMatrixState<NB, S>& next) const {
+    for (int b = 0; b < body_count(); ++b) {
       const S* a = x + kPerBody * b;
       next.r_dot[b] = vec3_cast<S>(current.r_dot[b]) + S(h) * Vec3<S>{a[0], a[1], a[2]};          // 32a
       next.omega_bar[b] = vec3_cast<S>(current.omega_bar[b]) + S(h) * Vec3<S>{a[3], a[4], a[5]};  // 32b
@@ -199,15 +285,16 @@ struct RotationMatrixDynamics {
     }
   }
 
-  // g^A of eq. 34b at the unknowns x (any scalar): advances `next` by eq. 32, then writes g (NX): the
-  // translational and rotational equations of motion per body and Phi(r_n+1, A_n+1, t_n+1) / h^2; and, when
-  // phi_q is not null, Phi_q at t_n+1 (NC x NV, as constraint_rows). False if a value is not finite. O(NC
-  // NV).
+  // g^A of eq. 34b at the unknowns x (any scalar): advances `next` by eq. 32, then writes g (nx): the
+  // translational and rotational equations of motion per body (the applied forces at t_n+1 on the right) and
+  // Phi(r_n+1, A_n+1, t_n+1) / h^2; and, when phi_q is not null, Phi_q at t_n+1 (nc x nv, as constraint_rows).
+  // False if a value is not finite. O(nc nv).
   template <class S>
   MYRIAD_HD bool residual(double t, double h, const State& current, const S* x,
                           RotationMatrixState<NB, S>& next, S* g, S* phi_q = nullptr) const {
+    const int nc = gcon_count(), nv = velocity_count(), nx = unknown_count();
     advance(h, current, x, next);
-    for (int b = 0; b < NB; ++b) {
+    for (int b = 0; b < body_count(); ++b) {
       const S* a = x + kPerBody * b;
       const double m = model->mass[b];
       const Vec3<double> J = model->inertia[b];
@@ -220,39 +307,48 @@ struct RotationMatrixDynamics {
         out[3 + k] = S(J[k]) * a[3 + k] + gyroscopic[k];
       }
     }
+    if (has_applied_forces()) {
+      S Q[NV];
+      for (int i = 0; i < nv; ++i) Q[i] = S(0.0);
+      add_applied_forces(t, next, Q);
+      for (int i = 0; i < nv; ++i) g[i] -= Q[i];
+    }
     if (phi_q != nullptr)
-      for (int i = 0; i < NC * NV; ++i) phi_q[i] = S(0.0);
+      for (int i = 0; i < nc * nv; ++i) phi_q[i] = S(0.0);
     const S inverse_h2(1.0 / (h * h));
-    for (int c = 0; c < NC; ++c) {
+    for (int c = 0; c < nc; ++c) {
       const Gcon<double>& gd = model->gcons[c];
       const GconRow<S, 3> row =
           gcon_row(gcon_cast<S>(gd), pose(next, gd.body_i), pose(next, gd.body_j), driving_value<S>(gd, t));
-      g[NV + c] = inverse_h2 * row.phi;  // eq. 33c: scaled by 1/h^2
-      const S lambda = x[NV + c];
+      g[nv + c] = inverse_h2 * row.phi;  // eq. 33c: scaled by 1/h^2
+      const S lambda = x[nv + c];
       add_reaction(row.phi_r_i, row.phi_orientation_i, lambda, gd.body_i, g);
       add_reaction(row.phi_r_j, row.phi_orientation_j, lambda, gd.body_j, g);
-      if (phi_q != nullptr) place_row(row, gd, phi_q + c * NV);
+      if (phi_q != nullptr) place_row(row, gd, phi_q + c * nv);
     }
-    for (int i = 0; i < NX; ++i)
+    for (int i = 0; i < nx; ++i)
       if (!is_finite(value_of(g[i]))) return false;
     return true;
   }
 
-  // G^A of eq. 38 (NX x NX, row-major) at the iterate x whose advanced state is `next` and whose constraint
-  // Jacobian (residual's phi_q) is phi_q. Cost: NC evaluations of gcon_row on Dual<double, 12> and O(NX^2).
+  // G^A of eq. 38 (nx x nx, row-major) at the iterate x whose advanced state is `next` and whose constraint
+  // Jacobian (residual's phi_q) is phi_q. Cost: nc evaluations of gcon_row on Dual<double, 12>, two per force
+  // element, and O(nx^2).
   MYRIAD_HD void iteration_matrix(double t, double h, const State& next, const double* x, const double* phi_q,
                                   RotationMatrixIterationMatrix kind, double* G) const {
-    for (int i = 0; i < NX * NX; ++i) G[i] = 0.0;
+    const int nb = body_count(), nc = gcon_count(), nv = velocity_count(), nx = unknown_count();
+    for (int i = 0; i < nx * nx; ++i) G[i] = 0.0;
     // The columns of the unknowns r'', omega-bar' first in the coordinates (dr, dtheta-bar) of the change of
-    // configuration: h^2 (f^c, n^c sensitivities) in the dynamic rows, Phi_q (= h^2 Phi_q / h^2) in the
-    // constraint rows.
-    reaction_sensitivities(t, next, x + NV, h * h, G);
-    for (int c = 0; c < NC; ++c)
-      for (int j = 0; j < NV; ++j) G[(NV + c) * NX + j] = phi_q[c * NV + j];
+    // configuration: h^2 (f^c, n^c sensitivities, less the applied forces') in the dynamic rows, Phi_q (= h^2
+    // Phi_q / h^2) in the constraint rows.
+    reaction_sensitivities(t, next, x + nv, h * h, G);
+    if (has_applied_forces()) force_sensitivities(t, next, false, h * h, G);
+    for (int c = 0; c < nc; ++c)
+      for (int j = 0; j < nv; ++j) G[(nv + c) * nx + j] = phi_q[c * nv + j];
     // dtheta-bar = h^2 Jr(h omega-bar) delta_omega (eq. 36a with the exact derivative of exp; eq. 37: Jr =
     // I).
     if (kind == RotationMatrixIterationMatrix::exact)
-      for (int b = 0; b < NB; ++b) {
+      for (int b = 0; b < nb; ++b) {
         const Vec3<double> chi = h * next.omega_bar[b];
         Mat3<double> right_jacobian;  // column k = Jr(chi) e_k
         for (int k = 0; k < 3; ++k) {
@@ -262,53 +358,56 @@ struct RotationMatrixDynamics {
           for (int i = 0; i < 3; ++i) right_jacobian.m[i][k] = column[i];
         }
         const int o = kPerBody * b + 3;
-        for (int row = 0; row < NX; ++row) {
-          double* entries = G + row * NX + o;
+        for (int row = 0; row < nx; ++row) {
+          double* entries = G + row * nx + o;
           const Vec3<double> old{entries[0], entries[1], entries[2]};
           for (int k = 0; k < 3; ++k)
             entries[k] = old.x * right_jacobian.m[0][k] + old.y * right_jacobian.m[1][k] +
                          old.z * right_jacobian.m[2][k];
         }
       }
-    // M, J-bar and the gyroscopic term omega-bar~ J omega-bar, whose omega-bar moves by h delta_omega.
-    for (int b = 0; b < NB; ++b) {
+    // The velocity columns (r', omega-bar move by h delta): the applied forces' damping, M, J-bar and the
+    // gyroscopic term omega-bar~ J omega-bar.
+    if (has_applied_forces()) force_sensitivities(t, next, true, h, G);
+    for (int b = 0; b < nb; ++b) {
       const int o = kPerBody * b;
       const Vec3<double> J = model->inertia[b];
       const Vec3<double> w = next.omega_bar[b];
       const Mat3<double> w_J = skew(w) * Mat3<double>{{{J.x, 0.0, 0.0}, {0.0, J.y, 0.0}, {0.0, 0.0, J.z}}};
       const Mat3<double> J_w = skew(Vec3<double>{J.x * w.x, J.y * w.y, J.z * w.z});
       for (int i = 0; i < 3; ++i) {
-        G[(o + i) * NX + o + i] += model->mass[b];
-        G[(o + 3 + i) * NX + o + 3 + i] += J[i];
-        for (int k = 0; k < 3; ++k) G[(o + 3 + i) * NX + o + 3 + k] += h * (w_J.m[i][k] - J_w.m[i][k]);
+        G[(o + i) * nx + o + i] += model->mass[b];
+        G[(o + 3 + i) * nx + o + 3 + i] += J[i];
+        for (int k = 0; k < 3; ++k) G[(o + 3 + i) * nx + o + 3 + k] += h * (w_J.m[i][k] - J_w.m[i][k]);
       }
     }
     // The reaction terms are linear in lambda: Phi_q^T.
-    for (int c = 0; c < NC; ++c)
-      for (int j = 0; j < NV; ++j) G[j * NX + NV + c] = phi_q[c * NV + j];
+    for (int c = 0; c < nc; ++c)
+      for (int j = 0; j < nv; ++j) G[j * nx + nv + c] = phi_q[c * nv + j];
   }
 
   // One backward Euler step from (t - h, current) to t (eqs. 32-38): Newton on g^A(x) = 0 from the prediction
-  // in x (NX), with the iteration matrix `kind`. Writes x, `next` (eq. 32 at the final x) and the iterations
+  // in x (nx), with the iteration matrix `kind`. Writes x, `next` (eq. 32 at the final x) and the iterations
   // taken (= iteration matrices factored). Returns ok, non_finite, singular_matrix or newton_failed (no
   // convergence within options.max_newton_iterations). Cost per iteration: one residual, one iteration matrix
-  // and an O(NX^3) LU.
+  // and an O(nx^3) LU.
   MYRIAD_HD InstanceStatus
   backward_euler_step(double t, double h, const State& current, double* x, State& next, int& iterations,
                       const ImplicitOptions& options = ImplicitOptions(),
                       RotationMatrixIterationMatrix kind = RotationMatrixIterationMatrix::exact) const {
+    const int nb = body_count(), nc = gcon_count(), nv = velocity_count(), nx = unknown_count();
     double g[NX], G[NX * NX], phi_q[NC * NV];
     int pivots[NX];
     double previous_norm = 0.0;
     for (iterations = 1; iterations <= options.max_newton_iterations; ++iterations) {
       if (!residual(t, h, current, x, next, g, phi_q)) return InstanceStatus::non_finite;
       iteration_matrix(t, h, next, x, phi_q, kind, G);
-      if (!lu_factor(NX, G, pivots)) return InstanceStatus::singular_matrix;
-      lu_solve(NX, G, pivots, g);  // g = G^-1 g^A = -delta (eq. 38d)
-      for (int i = 0; i < NX; ++i) x[i] -= g[i];
+      if (!lu_factor(nx, G, pivots)) return InstanceStatus::singular_matrix;
+      lu_solve(nx, G, pivots, g);  // g = G^-1 g^A = -delta (eq. 38d)
+      for (int i = 0; i < nx; ++i) x[i] -= g[i];
       advance(h, current, x, next);
       double norm = 0.0;  // weighted max norm of the correction's effect on the state
-      for (int b = 0; b < NB; ++b)
+      for (int b = 0; b < nb; ++b)
         for (int k = 0; k < 3; ++k) {
           const double d_r = std::fabs(g[kPerBody * b + k]), d_w = std::fabs(g[kPerBody * b + 3 + k]);
           const double a = options.newton_atol, r = options.newton_rtol;
@@ -318,10 +417,10 @@ struct RotationMatrixDynamics {
           norm = std::fmax(norm, h * d_w / (a + r * std::fabs(next.omega_bar[b][k])));
         }
       double lambda_scale = 0.0;
-      for (int c = 0; c < NC; ++c) lambda_scale = std::fmax(lambda_scale, std::fabs(x[NV + c]));
-      for (int c = 0; c < NC; ++c)
-        norm = std::fmax(norm,
-                         std::fabs(g[NV + c]) / (options.newton_atol + options.newton_rtol * lambda_scale));
+      for (int c = 0; c < nc; ++c) lambda_scale = std::fmax(lambda_scale, std::fabs(x[nv + c]));
+      for (int c = 0; c < nc; ++c)
+        norm = std::fmax(norm, std::fabs(g[nv + c]) /
+                                   (options.newton_atol / (h * h) + options.newton_rtol * lambda_scale));
       if (!std::isfinite(norm)) return InstanceStatus::non_finite;
       const bool floor = iterations >= 3 && norm <= kNewtonRoundingFloor && norm > 0.25 * previous_norm;
       if (norm <= 1.0 || floor) return InstanceStatus::ok;
@@ -332,7 +431,83 @@ struct RotationMatrixDynamics {
   }
 
  private:
-  // Adds a GCON row's entries to row c of Phi_q (NV wide); the ground's columns are dropped.
+  // RSDAs first, then TSDAs (the translational actuators act through their GCONs' rows instead).
+  MYRIAD_HD int element_count() const { return model->rsda_count + model->tsda_count; }
+  MYRIAD_HD bool has_applied_forces() const { return element_count() + model->actuator_count > 0; }
+
+  MYRIAD_HD void element_bodies(int e, int& body_i, int& body_j) const {
+    if (e < model->rsda_count) {
+      body_i = model->rsdas[e].body_i, body_j = model->rsdas[e].body_j;
+    } else {
+      body_i = model->tsdas[e - model->rsda_count].body_i, body_j = model->tsdas[e - model->rsda_count].body_j;
+    }
+  }
+
+  // The generalized forces of element e (element_count's order) on bodies i and j, from their coordinates x =
+  // (r, A row by row) and rates u = (r', omega-bar) (null for the ground), added to Q_i, Q_j (kPerBody each).
+  template <class S>
+  MYRIAD_HD void add_element_force(int e, double t, const S* x_i, const S* u_i, const S* x_j, const S* u_j,
+                                   S* Q_i, S* Q_j) const {
+    if (e < model->rsda_count) {
+      const AbsoluteRsda& f = model->rsdas[e];
+      add_rsda_force<RotationMatrixCoordinates>(f, x_i ? x_i + 3 : nullptr, u_i ? u_i + 3 : nullptr,
+                                                x_j ? x_j + 3 : nullptr, u_j ? u_j + 3 : nullptr,
+                                                Q_i ? Q_i + 3 : nullptr, Q_j ? Q_j + 3 : nullptr,
+                                                rsda_actuator_torque(f, t));
+      return;
+    }
+    add_tsda_force<RotationMatrixCoordinates>(*model->compiled, model->constants, model->tsdas[e - model->rsda_count],
+                                              t, x_i, u_i, x_j, u_j, Q_i, Q_j);
+  }
+
+  // An actuator's force u(t) and an RSDA's actuator torque (0 without a compiled model or actuator).
+  MYRIAD_HD double actuator_force(const AbsoluteActuator& a, double t) const {
+    if (a.force < 0 || !model->compiled) return 0.0;
+    return time_function_value(*model->compiled, model->constants, model->compiled->forces[a.force].actuator, t).value;
+  }
+  MYRIAD_HD double rsda_actuator_torque(const AbsoluteRsda& f, double t) const {
+    if (f.force < 0 || !model->compiled) return 0.0;
+    return time_function_value(*model->compiled, model->constants, model->compiled->forces[f.force].actuator, t).value;
+  }
+
+  template <class S>
+  MYRIAD_HD static void pack_orientation(const Mat3<S>& A, S* o) {
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j) o[3 * i + j] = A.m[i][j];
+  }
+
+  // Body `body`'s (r, A) into x (12) and (r', omega-bar) into u (6); nothing for the ground.
+  template <class S>
+  MYRIAD_HD static void pack_body(const RotationMatrixState<NB, S>& s, int body, S* x, S* u) {
+    if (body == 0) return;
+    for (int k = 0; k < 3; ++k)
+      x[k] = s.r[body - 1][k], u[k] = s.r_dot[body - 1][k], u[3 + k] = s.omega_bar[body - 1][k];
+    pack_orientation(s.A[body - 1], x + 3);
+  }
+
+  // Body `body`'s pose on 12-wide duals with directions first..first + 5 = (dr, dtheta-bar): r + dr and A
+  // exp(dtheta~) to first order, A + A dtheta~ (eq. 12): d/dtheta_k = A e_k~, column j of which is A (e_k x
+  // e_j). Built directly rather than by rotation_update on duals (a 12-wide 3 x 3 product).
+  MYRIAD_HD static AbsolutePose<Dual<double, 12>, Mat3<Dual<double, 12>>> perturbed_pose(const State& s, int body,
+                                                                                         int first) {
+    using D = Dual<double, 12>;
+    AbsolutePose<D, Mat3<D>> p;
+    const AbsolutePose<double, Mat3<double>> base = pose(s, body);
+    for (int k = 0; k < 3; ++k) p.r[k] = D::variable(base.r[k], first + k);
+    const Mat3<double>& A = base.orientation;
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j) {
+        p.orientation.m[i][j] = D(A.m[i][j]);
+        for (int k = 0; k < 3; ++k) {
+          // e_k x e_j is e_after if j = next, -e_next if j = after, 0 if j = k
+          const int next = (k + 1) % 3, after = (k + 2) % 3;
+          p.orientation.m[i][j].d[first + 3 + k] = j == next ? A.m[i][after] : (j == after ? -A.m[i][next] : 0.0);
+        }
+      }
+    return p;
+  }
+
+  // Adds a GCON row's entries to row c of Phi_q (nv wide); the ground's columns are dropped.
   template <class S>
   MYRIAD_HD static void place_row(const GconRow<S, 3>& row, const Gcon<double>& g, S* out) {
     auto place = [&](int body, const Vec3<S>& r_part, const S* theta_part) {
@@ -353,55 +528,83 @@ struct RotationMatrixDynamics {
     for (int k = 0; k < 3; ++k) o[k] += r_part[k] * lambda, o[3 + k] += theta_part[k] * lambda;
   }
 
+  // scale x the 12 x 12 block d(generalized forces of bodies i, j)/d(directions) of `force` (12 duals: rows r,
+  // theta of body i, then of body j) added into G's dynamic rows and the two bodies' columns.
+  MYRIAD_HD void add_block(int body_i, int body_j, const Dual<double, 12>* force, double scale, double* G) const {
+    const int nx = unknown_count();
+    const int bodies[2] = {body_i, body_j};
+    for (int side = 0; side < 2; ++side) {
+      if (bodies[side] == 0) continue;
+      const int row_offset = kPerBody * (bodies[side] - 1);
+      for (int k = 0; k < kPerBody; ++k)
+        for (int other = 0; other < 2; ++other) {
+          if (bodies[other] == 0) continue;
+          const int column_offset = kPerBody * (bodies[other] - 1);
+          for (int direction = 0; direction < kPerBody; ++direction)
+            G[(row_offset + k) * nx + column_offset + direction] +=
+                scale * force[kPerBody * side + k].d[kPerBody * other + direction];
+        }
+    }
+  }
+
   // scale x d(Phi_q^T lambda)/d(r_b, theta-bar_b) into G's dynamic rows and (r, theta) columns: per GCON, its
-  // row on Dual<double, 12> poses (r_i + dr_i, A_i exp(dtheta_i~), r_j + dr_j, A_j exp(dtheta_j~)) at d = 0
-  // (directions 0-5 body i, 6-11 body j): the first-order variation of the reaction forces and torques, what
-  // the seed tabulates in Tables 3-6. O(NC) rows on 12-wide duals.
+  // row on the perturbed poses of both bodies (directions 0-5 body i, 6-11 body j): the first-order variation
+  // of the reaction forces and torques, what the seed tabulates in Tables 3-6. The translational actuators'
+  // rows likewise, with the multiplier -u(t) (their force is u Phi_q^T). O(nc) rows on 12-wide duals.
   MYRIAD_HD void reaction_sensitivities(double t, const State& s, const double* lambda, double scale,
                                         double* G) const {
     using D = Dual<double, 12>;
-    for (int c = 0; c < NC; ++c) {
-      const Gcon<double>& gd = model->gcons[c];
-      auto perturbed = [&](int body, int first) {
-        AbsolutePose<D, Mat3<D>> p;
-        const AbsolutePose<double, Mat3<double>> base = pose(s, body);
-        for (int k = 0; k < 3; ++k) p.r[k] = D::variable(base.r[k], first + k);
-        // A exp(dtheta~) to first order, A + A dtheta~ (eq. 12): d/dtheta_k = A e_k~, column j of which is
-        // A (e_k x e_j). Built directly rather than by rotation_update on duals (a 12-wide 3 x 3 product).
-        const Mat3<double>& A = base.orientation;
-        for (int i = 0; i < 3; ++i)
-          for (int j = 0; j < 3; ++j) {
-            p.orientation.m[i][j] = D(A.m[i][j]);
-            for (int k = 0; k < 3; ++k) {
-              // e_k x e_j is e_after if j = next, -e_next if j = after, 0 if j = k
-              const int next = (k + 1) % 3, after = (k + 2) % 3;
-              p.orientation.m[i][j].d[first + 3 + k] =
-                  j == next ? A.m[i][after] : (j == after ? -A.m[i][next] : 0.0);
-            }
-          }
-        return p;
-      };
-      const GconRow<D, 3> row = gcon_row(gcon_cast<D>(gd), perturbed(gd.body_i, 0), perturbed(gd.body_j, 6),
-                                         driving_value<D>(gd, t));
-      const D lambda_c(lambda[c]);
+    const int nc = gcon_count();
+    for (int c = 0; c < nc + model->actuator_count; ++c) {
+      const bool actuator = c >= nc;
+      const Gcon<double>& gd = actuator ? model->actuators[c - nc].gcon : model->gcons[c];
+      const GconRow<D, 3> row = gcon_row(gcon_cast<D>(gd), perturbed_pose(s, gd.body_i, 0),
+                                         perturbed_pose(s, gd.body_j, 6), driving_value<D>(gd, t));
+      const D lambda_c(actuator ? -actuator_force(model->actuators[c - nc], t) : lambda[c]);
       D force[12];  // (Phi_r_i, Phi_pi_i, Phi_r_j, Phi_pi_j) lambda
       for (int k = 0; k < 3; ++k) {
         force[k] = row.phi_r_i[k] * lambda_c, force[3 + k] = row.phi_orientation_i[k] * lambda_c;
         force[6 + k] = row.phi_r_j[k] * lambda_c, force[9 + k] = row.phi_orientation_j[k] * lambda_c;
       }
-      const int bodies[2] = {gd.body_i, gd.body_j};
+      add_block(gd.body_i, gd.body_j, force, scale, G);
+    }
+  }
+
+  // -scale x the force elements' d(f, n-bar)/d(r, theta-bar) (velocity false: the poses perturbed as in
+  // reaction_sensitivities) or d(f, n-bar)/d(r', omega-bar) (velocity true) into G. Two bodies per element on
+  // 12-wide duals.
+  MYRIAD_HD void force_sensitivities(double t, const State& s, bool velocity, double scale, double* G) const {
+    using D = Dual<double, 12>;
+    D x[2][12], u[2][6];
+    for (int e = 0; e < element_count(); ++e) {
+      int bodies[2];
+      element_bodies(e, bodies[0], bodies[1]);
       for (int side = 0; side < 2; ++side) {
-        if (bodies[side] == 0) continue;
-        const int row_offset = kPerBody * (bodies[side] - 1);
-        for (int k = 0; k < kPerBody; ++k)
-          for (int other = 0; other < 2; ++other) {
-            if (bodies[other] == 0) continue;
-            const int column_offset = kPerBody * (bodies[other] - 1);
-            for (int direction = 0; direction < kPerBody; ++direction)
-              G[(row_offset + k) * NX + column_offset + direction] +=
-                  scale * force[kPerBody * side + k].d[kPerBody * other + direction];
+        const int body = bodies[side];
+        if (body == 0) continue;
+        if (velocity) {
+          for (int k = 0; k < 3; ++k) {
+            x[side][k] = D(s.r[body - 1][k]);
+            u[side][k] = D::variable(s.r_dot[body - 1][k], 6 * side + k);
+            u[side][3 + k] = D::variable(s.omega_bar[body - 1][k], 6 * side + 3 + k);
           }
+          for (int i = 0; i < 3; ++i)
+            for (int j = 0; j < 3; ++j) x[side][3 + 3 * i + j] = D(s.A[body - 1].m[i][j]);
+        } else {
+          const AbsolutePose<D, Mat3<D>> p = perturbed_pose(s, body, 6 * side);
+          for (int k = 0; k < 3; ++k) {
+            x[side][k] = p.r[k];
+            u[side][k] = D(s.r_dot[body - 1][k]), u[side][3 + k] = D(s.omega_bar[body - 1][k]);
+          }
+          pack_orientation(p.orientation, x[side] + 3);
+        }
       }
+      D Q[12];
+      for (int k = 0; k < 12; ++k) Q[k] = D(0.0);
+      const bool ground_i = bodies[0] == 0, ground_j = bodies[1] == 0;
+      add_element_force(e, t, ground_i ? nullptr : x[0], ground_i ? nullptr : u[0], ground_j ? nullptr : x[1],
+                        ground_j ? nullptr : u[1], ground_i ? nullptr : Q, ground_j ? nullptr : Q + 6);
+      add_block(bodies[0], bodies[1], Q, -scale, G);
     }
   }
 };
@@ -409,49 +612,34 @@ struct RotationMatrixDynamics {
 // Counters of a backward Euler run (integrators/implicit_newton.hpp's ImplicitStats: steps = points, one
 // iteration matrix and LU per Newton iteration).
 //
-// Integrates `steps` backward Euler steps of size h from (t0, state): start() for x at t0, then per step the
-// prediction of x, backward_euler_step, and observer(step, t, state, x) after every step (step = 1..steps;
-// also step 0 at t0). The prediction is integrate_implicit's (integrators/implicit_integrate.hpp) for
-// backward Euler: the accelerations by the two-point Hermite extrapolation of (r', omega-bar) and their
-// derivatives (implicit_predictor.hpp, K = 2, K = 1 on the first step), the multipliers constant. On return
-// `state` and x hold the last point; the status is ok or the failing step's.
+// Integrates `steps` backward Euler steps of size h from (t0, state): start() for x at t0, then per step
+// backward_euler_step from the last point's solution x (accelerations and multipliers) as the prediction, and
+// observer(step, t, state, x) after every step (step = 1..steps; also step 0 at t0). The last point's x is a
+// prediction of backward Euler's own order. An extrapolation of the accelerations (integrate_implicit's Hermite
+// predictor for rp and re) gains nothing in order here and can throw Newton far off where a stiff force element
+// makes the accelerations jump: the stiff double pendulum's damper (C = 5e4 N m s/rad) starts at 1e6 rad/s^2 and
+// falls to 1e3 in one step of 1.4e-3 s; extrapolated from there, Newton's iterates turn the bodies by radians
+// within a step, where the rotations' nonlinearity leads it to a spurious root (multipliers of 2e6 N) and then to
+// newton_failed, while from the last point it converges in 2.9 iterations per step. On return `state` and x hold
+// the last point; the status is ok or the failing step's.
 template <int NB, int NC, class Observer>
 MYRIAD_HD InstanceStatus integrate_rotation_matrix_backward_euler(
     const RotationMatrixDynamics<NB, NC>& dynamics, double t0, double h, long long steps,
     RotationMatrixState<NB>& state, double* x, const ImplicitOptions& options,
     RotationMatrixIterationMatrix kind, ImplicitStats& stats, Observer&& observer) {
-  using Dynamics = RotationMatrixDynamics<NB, NC>;
-  constexpr int NV = Dynamics::NV;
   const InstanceStatus started = dynamics.start(t0, state, x);
   if (started != InstanceStatus::ok) return started;
   observer(0LL, t0, static_cast<const RotationMatrixState<NB>&>(state), static_cast<const double*>(x));
-  double v_previous[NV], a_previous[NV];  // (r', omega-bar) and their derivatives at the point before
   RotationMatrixState<NB> next;
   for (long long step = 1; step <= steps; ++step) {
     const double t = t0 + static_cast<double>(step) * h;
-    double v_now[NV], a_now[NV];
-    for (int b = 0; b < NB; ++b)
-      for (int k = 0; k < 3; ++k) {
-        v_now[Dynamics::kPerBody * b + k] = state.r_dot[b][k];
-        v_now[Dynamics::kPerBody * b + 3 + k] = state.omega_bar[b][k];
-      }
-    for (int i = 0; i < NV; ++i) a_now[i] = x[i];
-    if (step >= 2) {
-      const double past[2] = {t - h, t - 2.0 * h};
-      double m[2], n[2];
-      predictor_weights(2, t, past, m, n);
-      for (int i = 0; i < NV; ++i)
-        x[i] = (m[0] * v_now[i] + m[1] * v_previous[i]) / h + n[0] * a_now[i] + n[1] * a_previous[i];
-    }
     int iterations = 0;
-    const InstanceStatus status =
-        dynamics.backward_euler_step(t, h, state, x, next, iterations, options, kind);
+    const InstanceStatus status = dynamics.backward_euler_step(t, h, state, x, next, iterations, options, kind);
     ++stats.steps, ++stats.points;
     stats.newton_iterations += iterations;
     stats.residual_evaluations += iterations;
     if (iterations > stats.max_point_iterations) stats.max_point_iterations = iterations;
     if (status != InstanceStatus::ok) return status;
-    for (int i = 0; i < NV; ++i) v_previous[i] = v_now[i], a_previous[i] = a_now[i];
     state = next;
     observer(step, t, static_cast<const RotationMatrixState<NB>&>(state), static_cast<const double*>(x));
   }

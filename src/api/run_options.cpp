@@ -93,7 +93,7 @@ void check_run_options(const RunOptions& o, const SettingNames& names) {
                                       ": the spectral radius at infinity must lie in [0, 1]");
   require_choice(std::optional<std::string>(o.backend), "backend", {"auto", "reference", "cpu", "cuda"}, names);
   require_choice(o.gpu_strategy, "gpu_strategy", {"fused", "warp", "shared-lu", "staged"}, names);
-  require_choice(o.coordinates, "coordinates", {"joint", "rp", "re"}, names);
+  require_choice(o.coordinates, "coordinates", {"joint", "rp", "re", "rA"}, names);
   if (o.gpu_step_budget && *o.gpu_step_budget < 0)
     throw SettingError("gpu_step_budget", names.given("gpu_step_budget", std::to_string(*o.gpu_step_budget)) +
                                               ": must be 0 (one launch to the end) or positive");

@@ -125,6 +125,10 @@ void check_absolute_request(const RunOptions& o, const ModelImpl& m, const Resol
   if (run.spec.method != Method::implicit)
     throw SettingError("coordinates", given + ": integrates the index-3 DAE with an implicit method (backward-euler, "
                                               "lms2, ..., bathe, esdirk...), and this run uses " + run.integrator);
+  if (*o.coordinates == "rA" && run.spec.implicit.method != ImplicitMethod::backward_euler)
+    throw SettingError("integrator", names.given("integrator", "'" + run.integrator + "'") + ": " + given +
+                                         " integrates with its own backward Euler on SO(3) (seed 002 eqs. 32-38) "
+                                         "only: backward-euler");
   if (o.backend != "auto" && o.backend != "cpu")
     throw SettingError("backend", names.given("backend", "'" + o.backend + "'") + ": " + given +
                                       " runs on the cpu backend only");

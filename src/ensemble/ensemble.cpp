@@ -24,6 +24,14 @@ void Ensemble::gather_constants(int i, double* out) const {
   for (int c = 0; c < n_constants; ++c) out[c] = constants[static_cast<size_t>(c) * n_instances + i];
 }
 
+Model Ensemble::literal_model(const Model& model, int i, std::vector<double>& values) const {
+  values.resize(model.parameters.size());
+  for (size_t p = 0; p < values.size(); ++p) values[p] = parameter(static_cast<int>(p), i);
+  Model literal = apply_parameters(model, values);
+  key_instance(literal, instance_id(i));
+  return literal;
+}
+
 void Ensemble::gather_initial_state(int i, double* q, double* v) const {
   for (int j = 0; j < nq; ++j) q[j] = initial_q[static_cast<size_t>(j) * n_instances + i];
   for (int j = 0; j < nv; ++j) v[j] = initial_v[static_cast<size_t>(j) * n_instances + i];

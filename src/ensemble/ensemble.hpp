@@ -26,6 +26,10 @@ struct Ensemble {
   // Gathers instance i's constants / initial state into contiguous arrays (CPU backends).
   void gather_constants(int i, double* out) const;
   void gather_initial_state(int i, double* q, double* v) const;
+  // Instance i's own model: `model` with the instance's parameter values applied and keyed by its study index
+  // (its random roads), for the backends that run a literal model per instance (reference, absolute coordinates).
+  // `values` is the caller's scratch (one per parameter). Throws as apply_parameters does.
+  Model literal_model(const Model& model, int i, std::vector<double>& values) const;
 };
 
 // Builds an ensemble: every instance starts from the model's parameter defaults, then `overrides` (name, value)

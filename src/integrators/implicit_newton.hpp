@@ -19,8 +19,8 @@
 // atol + rtol |y_N,i| and every multiplier change within atol / (c dt)^2 + rtol max_j |z_N,j| (weighted max norm
 // <= 1 of the last correction; near the solution Newton's next correction is far smaller than this one, so the
 // accepted point is at least this accurate): the multipliers relative to the largest of them, and in absolute
-// terms as the positions they move through (c dt)^2. The rounding floor: with an exact Jacobian the norm falls quadratically until the
-// solve's rounding errors dominate; a component whose own value is tiny (a velocity still near zero beside
+// terms as the positions they move through (c dt)^2. The rounding floor: with an exact Jacobian the norm falls
+// quadratically until the solve's rounding errors dominate; a component whose own value is tiny (a velocity still near zero beside
 // velocities of 1e3) can sit above its weight there for ever (Andrews' squeezer at dt = 1e-5: corrections of
 // 2e-10 on a velocity of 2e-8, with accelerations of 1e4 elsewhere). From the third iteration on, a correction
 // whose norm no longer falls below a quarter of the previous one while within kNewtonRoundingFloor of the

@@ -166,9 +166,7 @@ void run_worker(const Model& model, const CompiledModel& compiled, const Ensembl
       double* outputs = series ? result.values.data() + per_instance * index : rows.data();
       double* kpi_state = kpi_doubles > 0 ? result.kpi_state.data() + kpi_doubles * index : nullptr;
       try {
-        for (size_t p = 0; p < values.size(); ++p) values[p] = ensemble.parameter(static_cast<int>(p), i);
-        Model literal = apply_parameters(model, values);
-        key_instance(literal, ensemble.instance_id(i));
+        const Model literal = ensemble.literal_model(model, i, values);
         ensemble.gather_constants(i, constants.data());
         ensemble.gather_initial_state(i, q.data(), v.data());
         result.status[index] = simulate_instance_reference(

@@ -165,6 +165,27 @@ def test_absolute_coordinates_from_python_and_the_cli(repo, cli, tmp_path):
         myriad.simulate(model, integrator="dopri5", coordinates="rp")
 
 
+def test_rotation_matrices_from_python_and_the_cli(repo, cli, tmp_path):
+    # seed 002's rA (its backward Euler on SO(3)) on the double pendulum's model file: first order towards the joint
+    # coordinates (halving h halves the error), the CLI's CSV rows equal to Python's, other methods refused
+    model = str(repo / "models" / "double_pendulum_002.json")
+    tight = myriad.simulate(model, t_end=0.5, dt_out=0.1, rtol=1e-12, atol=1e-12, backend="cpu")
+    errors = []
+    for h in [2.5e-3, 1.25e-3]:
+        result = myriad.simulate(model, t_end=0.5, dt_out=0.1, integrator="backward-euler", h=h, coordinates="rA")
+        assert result.status_names == ["ok"] and result.backend == "cpu"
+        errors.append(np.max(np.abs(result.values - tight.values)))
+    assert 1.8 < errors[0] / errors[1] < 2.2
+    out = tmp_path / "ra.csv"
+    subprocess.run([str(cli), "simulate", model, "--t-end", "0.5", "--dt-out", "0.1", "--integrator",
+                    "backward-euler", "--h", "1.25e-3", "--coordinates", "rA", "--out", str(out), "-q"], check=True,
+                   capture_output=True)
+    rows = np.loadtxt(out, delimiter=",", skiprows=1)[:, 2:]
+    assert np.array_equal(rows, result.values[0])
+    with pytest.raises(myriad.SettingError, match="integrator"):
+        myriad.simulate(model, integrator="bathe", coordinates="rA")
+
+
 def test_progress_is_reported_from_the_calling_thread(quarter_car):
     calls = []
     caller = threading.get_ident()
