@@ -16,8 +16,9 @@
 // u), c_b = (d/do grad_u L(o, u)) u - grad_o L(o, u). That is 4 G^T J G p'' and the velocity terms of eqs. 39d
 // and 43c, derived here by dual numbers rather than typed from the seed's printed forms (which carry OCR
 // damage). The seed's bodies have principal axes along their frames and their origin at the centre of mass;
-// applied forces are gravity and the model's rotational spring-damper-actuators (absolute/absolute_forces.hpp:
-// Q_b on the orientation coordinates, at the anchors the model holds).
+// applied forces are gravity and the model's force elements (absolute/absolute_forces.hpp: rotational and
+// translational spring-damper-actuators, joint actuators and bushings as generalized forces Q_b, the RSDAs at the
+// anchors the model holds).
 //
 // Host and device; NB and NC are compile-time sizes so that the Jacobians can be taken on dual numbers of
 // fixed width (integrators/dual_residual_jacobians.hpp).
@@ -112,6 +113,8 @@ struct AbsoluteModel {
   int tsda_count = 0;
   AbsoluteActuator actuators[kMaxAbsoluteActuators];
   int actuator_count = 0;
+  AbsoluteBushing bushings[kMaxAbsoluteBushings];
+  int bushing_count = 0;
   // The compiled model and the instance's packed constants its TSDAs' laws and the actuators' time functions read
   // (absolute/absolute_forces.hpp); null where the model has neither (seed 002's mechanisms).
   const CompiledModel* compiled = nullptr;
@@ -243,8 +246,8 @@ struct AbsoluteDae {
   // the rotational terms' partials in (o, u, a) (dual numbers of width 3 K on that body alone) and the
   // normalization's p and lambda^p; per GCON its row (Phi_q, the algebraic rows and the multipliers' columns) and
   // the reaction-force sensitivity d(Phi_q^T lambda)/dq (the row on dual numbers over the two bodies'
-  // coordinates, width 2 (3 + K)); per RSDA its force's partials (width 4 K), per TSDA its
-  // ends' bodies' (width 4 (3 + K)). Equal to dual_residual_jacobians
+  // coordinates, width 2 (3 + K)); per RSDA its force's partials (width 4 K), per TSDA and per bushing its
+  // two bodies' (width 4 (3 + K)). Equal to dual_residual_jacobians
   // on the whole residual (a test checks it) at O(nb K^3 + nc (3 + K)^2) instead of three passes of width ny or
   // nz over every row. False if a value is not finite.
   MYRIAD_HD bool residual_jacobians(double t, const double* y, const double* ydot, const double* z, double* r,
@@ -357,36 +360,52 @@ struct AbsoluteDae {
     }
     for (int e = 0; e < model->tsda_count; ++e) {  // -dQ/d(x, u) of both ends' bodies
       const AbsoluteTsda& f = model->tsdas[e];
-      constexpr int W = 4 * kPerBody;
-      using D = Dual<double, W>;
-      const int ci = first_column(f.body_i), cj = first_column(f.body_j);
-      D xi[kPerBody], ui[kPerBody], xj[kPerBody], uj[kPerBody], Qi[kPerBody], Qj[kPerBody];
-      for (int k = 0; k < kPerBody; ++k) {
-        if (ci >= 0) xi[k] = D::variable(q[ci + k], k), ui[k] = D::variable(v[ci + k], kPerBody + k);
-        if (cj >= 0) xj[k] = D::variable(q[cj + k], 2 * kPerBody + k), uj[k] = D::variable(v[cj + k], 3 * kPerBody + k);
-        Qi[k] = D(0.0), Qj[k] = D(0.0);
-      }
-      add_tsda_force<Rep>(*model->compiled, model->constants, f, t, ci >= 0 ? xi : nullptr, ci >= 0 ? ui : nullptr,
-                          cj >= 0 ? xj : nullptr, cj >= 0 ? uj : nullptr, ci >= 0 ? Qi : nullptr,
-                          cj >= 0 ? Qj : nullptr);
-      const int columns[2] = {ci, cj};
-      const D* Q[2] = {Qi, Qj};
-      for (int side = 0; side < 2; ++side) {
-        if (columns[side] < 0) continue;
-        for (int k = 0; k < kPerBody; ++k) {
-          double* ry = r_y + (nq + columns[side] + k) * ny;
-          for (int other = 0; other < 2; ++other)
-            if (columns[other] >= 0)
-              for (int j = 0; j < kPerBody; ++j) {
-                ry[columns[other] + j] -= Q[side][k].d[2 * other * kPerBody + j];
-                ry[nq + columns[other] + j] -= Q[side][k].d[2 * other * kPerBody + kPerBody + j];
-              }
-        }
-      }
+      subtract_pair_force_jacobian(f.body_i, f.body_j, q, v, r_y, [&](auto... args) {
+        add_tsda_force<Rep>(*model->compiled, model->constants, f, t, args...);
+      });
+    }
+    for (int e = 0; e < model->bushing_count; ++e) {  // likewise
+      const AbsoluteBushing& f = model->bushings[e];
+      subtract_pair_force_jacobian(f.body_i, f.body_j, q, v, r_y,
+                                   [&](auto... args) { add_bushing_force<Rep>(*model->compiled, model->constants, f, args...); });
     }
     for (int i = 0; i < nr * ny; ++i)
       if (!is_finite(r_y[i]) || !is_finite(r_ydot[i])) return false;
     return true;
+  }
+
+  // -dQ/d(x, u) of a force element between bodies i and j (0: the ground) into r_y's dynamic rows: its generalized
+  // forces add(x_i, u_i, x_j, u_j, Q_i, Q_j) (null for the ground) on dual numbers over both bodies' coordinates
+  // and rates (width 4 (3 + K)).
+  template <class Add>
+  MYRIAD_HD void subtract_pair_force_jacobian(int body_i, int body_j, const double* q, const double* v, double* r_y,
+                                              const Add& add) const {
+    constexpr int W = 4 * kPerBody;
+    using D = Dual<double, W>;
+    const int nq = coordinate_count(), ny = 2 * nq;
+    const int ci = body_i > 0 ? (body_i - 1) * kPerBody : -1, cj = body_j > 0 ? (body_j - 1) * kPerBody : -1;
+    D xi[kPerBody], ui[kPerBody], xj[kPerBody], uj[kPerBody], Qi[kPerBody], Qj[kPerBody];
+    for (int k = 0; k < kPerBody; ++k) {
+      if (ci >= 0) xi[k] = D::variable(q[ci + k], k), ui[k] = D::variable(v[ci + k], kPerBody + k);
+      if (cj >= 0) xj[k] = D::variable(q[cj + k], 2 * kPerBody + k), uj[k] = D::variable(v[cj + k], 3 * kPerBody + k);
+      Qi[k] = D(0.0), Qj[k] = D(0.0);
+    }
+    add(ci >= 0 ? xi : nullptr, ci >= 0 ? ui : nullptr, cj >= 0 ? xj : nullptr, cj >= 0 ? uj : nullptr,
+        ci >= 0 ? Qi : nullptr, cj >= 0 ? Qj : nullptr);
+    const int columns[2] = {ci, cj};
+    const D* Q[2] = {Qi, Qj};
+    for (int side = 0; side < 2; ++side) {
+      if (columns[side] < 0) continue;
+      for (int k = 0; k < kPerBody; ++k) {
+        double* ry = r_y + (nq + columns[side] + k) * ny;
+        for (int other = 0; other < 2; ++other)
+          if (columns[other] >= 0)
+            for (int j = 0; j < kPerBody; ++j) {
+              ry[columns[other] + j] -= Q[side][k].d[2 * other * kPerBody + j];
+              ry[nq + columns[other] + j] -= Q[side][k].d[2 * other * kPerBody + kPerBody + j];
+            }
+      }
+    }
   }
 
   // The same by dual numbers through the whole residual (three passes of width ny, ny and nz): the check of the
@@ -422,6 +441,12 @@ struct AbsoluteDae {
       const auto part = [](auto* x, int body) { return body > 0 ? x + (body - 1) * kPerBody : nullptr; };
       add_tsda_force<Rep>(*model->compiled, model->constants, f, t, part(q, f.body_i), part(v, f.body_i),
                           part(q, f.body_j), part(v, f.body_j), part(Q, f.body_i), part(Q, f.body_j));
+    }
+    for (int e = 0; e < model->bushing_count; ++e) {
+      const AbsoluteBushing& f = model->bushings[e];
+      const auto part = [](auto* x, int body) { return body > 0 ? x + (body - 1) * kPerBody : nullptr; };
+      add_bushing_force<Rep>(*model->compiled, model->constants, f, part(q, f.body_i), part(v, f.body_i),
+                             part(q, f.body_j), part(v, f.body_j), part(Q, f.body_i), part(Q, f.body_j));
     }
     for (int e = 0; e < model->actuator_count; ++e) {  // u dPhi/dq
       const Gcon<S> g = gcon_cast<S>(model->actuators[e].gcon);

@@ -1,6 +1,7 @@
 #pragma once
-// Applied forces of the absolute-coordinate engine (seed 000 sec. 5.1's rotational spring-damper-actuators, RSDA)
-// as generalized forces Q on the orientation coordinates of rp (Euler parameters) and re (Euler angles).
+// Applied forces of the absolute-coordinate engine (seed 000 sec. 5.1's rotational spring-damper-actuators, RSDA;
+// the model files' translational ones, TSDA, joint actuators and bushings) as generalized forces Q on the
+// coordinates of rp (Euler parameters), re (Euler angles) and rA (absolute/rotation_matrix_dynamics.hpp).
 //
 // An RSDA acts between body i (0: the ground) and body j about an axis h fixed in body i; f_i (on i) and f_j (on
 // j) are unit vectors perpendicular to it that coincide at angle 0. Its angle theta is the angle GCON's
@@ -21,6 +22,7 @@
 #include "absolute/constraint_primitives.hpp"
 #include "core/hd.hpp"
 #include "core/scalar.hpp"
+#include "dynamics/bushing_law.hpp"
 #include "dynamics/force_laws.hpp"
 
 namespace myriad {
@@ -151,6 +153,77 @@ MYRIAD_HD_INLINE void add_tsda_force(const CompiledModel& model, const K& k, con
     const Vec3<S> F = (side == 0 ? tension : -tension) * direction;
     Q[side][0] += F.x, Q[side][1] += F.y, Q[side][2] += F.z;
     for (int q = 0; q < KO; ++q) Q[side][3 + q] += dot(F, attached[side].s_q[q]);
+  }
+}
+
+// ---- bushings ----
+
+constexpr int kMaxAbsoluteBushings = 4;
+
+// A model's bushing between frame F1 on body i and frame F2 on body j (0: the ground, whose frame is given in the
+// world). Its law is the joint-coordinate engine's (dynamics/bushing_law.hpp, on the compiled model's force element
+// `force` with the instance's constants); only the frames' kinematics are this engine's.
+struct AbsoluteBushing {
+  int force = -1;                          // the compiled model's force element
+  int body_i = 0, body_j = 0;              // absolute body indices (0: the ground)
+  Mat3<double> R_bar_i = Mat3<double>::identity(), R_bar_j = Mat3<double>::identity();  // the frames' axes
+  Vec3<double> s_bar_i{}, s_bar_j{};       // their origins, in the bodies' frames (the world for the ground)
+};
+
+// Adds the bushing's generalized forces to Q_i, Q_j (3 + K values each, null for the ground) at body coordinates x
+// = (r, o) and rates u (null for the ground). A frame's axes are A R-bar, its origin r + A s-bar with velocity r' +
+// sum_k (d(A s-bar)/do_k) o'_k, and the body's angular velocity sum_k omega_k o'_k with omega_k = 1/2 sum_a (A e_a)
+// x d(A e_a)/do_k (exact for an orthonormal A: d(A e_a)/do_k = omega_k x A e_a). The law's load, F and M on body i
+// (F at the point coincident with o2) and -F at o2, -M on body j, by virtual work: on r the force, on o_k the
+// moment about the centre of mass dotted with omega_k. Any scalar S (dual numbers for the Jacobians). O(K).
+template <class Rep, class S, class K>
+MYRIAD_HD_INLINE void add_bushing_force(const CompiledModel& model, const K& k, const AbsoluteBushing& e,
+                                        const S* x_i, const S* u_i, const S* x_j, const S* u_j, S* Q_i, S* Q_j) {
+  constexpr int KO = Rep::kOrientation;
+  const CompiledForce& f = model.forces[e.force];
+  const S* x[2] = {x_i, x_j};
+  const S* u[2] = {u_i, u_j};
+  S* Q[2] = {Q_i, Q_j};
+  const Mat3<double> R_bar[2] = {e.R_bar_i, e.R_bar_j};
+  const Vec3<double> s_bar[2] = {e.s_bar_i, e.s_bar_j};
+  Mat3<S> R[2];
+  Vec3<S> o[2], v[2], w[2], w_k[2][KO];
+  for (int side = 0; side < 2; ++side) {
+    const Mat3<S> R_bar_s = mat3_cast<S>(R_bar[side]);
+    if (!x[side]) {
+      R[side] = R_bar_s;
+      o[side] = vec3_cast<S>(s_bar[side]);
+      v[side] = w[side] = Vec3<S>{S(0.0), S(0.0), S(0.0)};
+      continue;
+    }
+    const auto orientation = Rep::orientation(x[side] + 3);
+    R[side] = orientation_matrix(orientation) * R_bar_s;
+    const BodyFixedVector<S, KO> s = attached_vector(orientation, vec3_cast<S>(s_bar[side]));
+    o[side] = Vec3<S>{x[side][0], x[side][1], x[side][2]} + s.s;
+    v[side] = Vec3<S>{u[side][0], u[side][1], u[side][2]};
+    w[side] = Vec3<S>{S(0.0), S(0.0), S(0.0)};
+    for (int q = 0; q < KO; ++q) w_k[side][q] = Vec3<S>{S(0.0), S(0.0), S(0.0)};
+    for (int a = 0; a < 3; ++a) {
+      Vec3<S> unit{S(0.0), S(0.0), S(0.0)};
+      unit[a] = S(1.0);
+      const BodyFixedVector<S, KO> axis = attached_vector(orientation, unit);
+      for (int q = 0; q < KO; ++q) w_k[side][q] = w_k[side][q] + S(0.5) * cross(axis.s, axis.s_q[q]);
+    }
+    for (int q = 0; q < KO; ++q) {
+      v[side] = v[side] + u[side][3 + q] * s.s_q[q];
+      w[side] = w[side] + u[side][3 + q] * w_k[side][q];
+    }
+  }
+  const BushingState<S> state = bushing_relative_state(R[0], o[0], v[0], w[0], R[1], o[1], v[1], w[1]);
+  Vec3<S> F, M;
+  bushing_load(k, f, state, F, M);
+  for (int side = 0; side < 2; ++side) {
+    if (!Q[side]) continue;
+    const Vec3<S> force = side == 0 ? F : -F;
+    const Vec3<S> r{x[side][0], x[side][1], x[side][2]};
+    const Vec3<S> moment = cross(state.o2 - r, force) + (side == 0 ? M : -M);  // about the centre of mass
+    Q[side][0] += force.x, Q[side][1] += force.y, Q[side][2] += force.z;
+    for (int q = 0; q < KO; ++q) Q[side][3 + q] += dot(moment, w_k[side][q]);
   }
 }
 

@@ -276,6 +276,17 @@ AbsoluteMapping map_to_absolute(const Model& model, RevoluteDriverGcon revolute_
       mapping.tsdas.push_back(e);
       continue;
     }
+    if (force.type == ForceType::bushing) {  // its law stays the compiled model's; its frames in the bodies' frames
+      const MappedFrame F1 = map_frame(mapping, force.end1.body, force.frame1);
+      const MappedFrame F2 = map_frame(mapping, force.end2.body, force.frame2);
+      AbsoluteBushing e;
+      e.force = index;
+      e.body_i = F1.body, e.body_j = F2.body;
+      e.R_bar_i = F1.R, e.R_bar_j = F2.R;
+      e.s_bar_i = F1.origin, e.s_bar_j = F2.origin;
+      mapping.bushings.push_back(e);
+      continue;
+    }
     const JointType actuated = force.type == ForceType::joint_actuator && force.joint >= 0
                                    ? model.joints[static_cast<size_t>(force.joint)].type
                                    : JointType::fixed;
@@ -298,7 +309,7 @@ AbsoluteMapping map_to_absolute(const Model& model, RevoluteDriverGcon revolute_
     if (force.type != ForceType::rsda && !about) {
       lose(mapping, what + (force.type == ForceType::joint_actuator
                                 ? ": the absolute engine drives revolute, prismatic and cylindrical joints only"
-                                : ": the absolute engine has spring-damper-actuators (tsda, rsda) only"));
+                                : ": the absolute engine has spring-damper-actuators (tsda, rsda) and bushings only"));
       continue;
     }
     const Joint& joint = model.joints[static_cast<size_t>(force.joint)];

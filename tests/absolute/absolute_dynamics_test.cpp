@@ -185,12 +185,31 @@ void absolute_check_assembled_jacobians() {
   ASSERT_EQ(tsdas.tsda_count, 2);
   const double tsda = absolute_assembled_jacobian_difference<Rep>(
       tsdas, absolute_state<Rep>(mapping, world_body_states(quarter_car)), 14);
+  // The engine mount's three bushings (the joint-coordinate engine's law between mapped frames) on its one free body.
+  const Model mount_loaded = load_model_file(std::string(MYRIAD_SOURCE_DIR) + "/models/engine_mount.json");
+  const Model mount = apply_parameters(mount_loaded, default_parameter_values(mount_loaded));
+  const auto mount_compiled = compile(mount_loaded);
+  std::vector<double> mount_constants(static_cast<size_t>(mount_compiled->n_constants) + 1);
+  pack_constants(*mount_compiled, mount, mount_constants.data());
+  const AbsoluteMapping mount_mapping =
+      map_to_absolute(mount, RevoluteDriverGcon::angle,
+                      Rep::kNormalized ? BodyAxisOrder::as_found : BodyAxisOrder::z_away_from_world_z);
+  // The whole-residual duals take the capacities as the model's counts: one body and one GCON (a DP1 added to the
+  // free body; the identity holds with any constraint).
+  AbsoluteModel<1, 1> bushings = absolute_model<1, 1>(mount_mapping);
+  bushings.compiled = mount_compiled.get(), bushings.constants = mount_constants.data();
+  bushings.gcons[0] = make_dp1<double>(0, Vec3<double>{0.0, 0.0, 1.0}, 1, Vec3<double>{1.0, 0.0, 0.0}, 0.0);
+  bushings.gcon_count = 1;
+  ASSERT_EQ(bushings.bushing_count, 3);
+  const double bushing = absolute_assembled_jacobian_difference<Rep>(
+      bushings, absolute_state<Rep>(mount_mapping, world_body_states(mount)), 15);
+  EXPECT_LT(bushing, 1e-13) << Rep::kName;
   EXPECT_LT(pendulum, 1e-13) << Rep::kName;
   EXPECT_LT(crank, 1e-13) << Rep::kName;
   EXPECT_LT(springs, 1e-13) << Rep::kName;
   EXPECT_LT(tsda, 1e-13) << Rep::kName;
-  std::printf("%s: assembled against whole-residual dual Jacobians, relative %.2g, %.2g, %.2g, %.2g\n", Rep::kName,
-              pendulum, crank, springs, tsda);
+  std::printf("%s: assembled against whole-residual dual Jacobians, relative %.2g, %.2g, %.2g, %.2g, %.2g\n",
+              Rep::kName, pendulum, crank, springs, tsda, bushing);
 }
 
 TEST(AbsoluteDynamics, AssembledResidualJacobiansEqualDualNumbersThroughTheWholeResidual) {
