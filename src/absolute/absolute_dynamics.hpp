@@ -17,7 +17,7 @@
 // and 43c, derived here by dual numbers rather than typed from the seed's printed forms (which carry OCR
 // damage). The seed's bodies have principal axes along their frames and their origin at the centre of mass;
 // applied forces are gravity and the model's force elements (absolute/absolute_forces.hpp: rotational and
-// translational spring-damper-actuators, joint actuators and bushings as generalized forces Q_b, the RSDAs at the
+// translational spring-damper-actuators, joint actuators, bushings and tires as generalized forces Q_b, the RSDAs at the
 // anchors the model holds).
 //
 // Host and device; NB and NC are compile-time sizes so that the Jacobians can be taken on dual numbers of
@@ -115,6 +115,8 @@ struct AbsoluteModel {
   int actuator_count = 0;
   AbsoluteBushing bushings[kMaxAbsoluteBushings];
   int bushing_count = 0;
+  AbsoluteTire tires[kMaxAbsoluteTires];
+  int tire_count = 0;
   // The compiled model and the instance's packed constants its TSDAs' laws and the actuators' time functions read
   // (absolute/absolute_forces.hpp); null where the model has neither (seed 002's mechanisms).
   const CompiledModel* compiled = nullptr;
@@ -247,7 +249,7 @@ struct AbsoluteDae {
   // normalization's p and lambda^p; per GCON its row (Phi_q, the algebraic rows and the multipliers' columns) and
   // the reaction-force sensitivity d(Phi_q^T lambda)/dq (the row on dual numbers over the two bodies'
   // coordinates, width 2 (3 + K)); per RSDA its force's partials (width 4 K), per TSDA and per bushing its
-  // two bodies' (width 4 (3 + K)). Equal to dual_residual_jacobians
+  // two bodies' (width 4 (3 + K)), per tire its wheel's. Equal to dual_residual_jacobians
   // on the whole residual (a test checks it) at O(nb K^3 + nc (3 + K)^2) instead of three passes of width ny or
   // nz over every row. False if a value is not finite.
   MYRIAD_HD bool residual_jacobians(double t, const double* y, const double* ydot, const double* z, double* r,
@@ -369,6 +371,12 @@ struct AbsoluteDae {
       subtract_pair_force_jacobian(f.body_i, f.body_j, q, v, r_y,
                                    [&](auto... args) { add_bushing_force<Rep>(*model->compiled, model->constants, f, args...); });
     }
+    for (int e = 0; e < model->tire_count; ++e) {  // the wheel's alone (its pair: the ground)
+      const AbsoluteTire& f = model->tires[e];
+      subtract_pair_force_jacobian(f.body, 0, q, v, r_y, [&](auto* x, auto* u, auto*, auto*, auto* Q, auto*) {
+        add_tire_force<Rep>(*model->compiled, model->constants, f, t, x, u, Q);
+      });
+    }
     for (int i = 0; i < nr * ny; ++i)
       if (!is_finite(r_y[i]) || !is_finite(r_ydot[i])) return false;
     return true;
@@ -447,6 +455,11 @@ struct AbsoluteDae {
       const auto part = [](auto* x, int body) { return body > 0 ? x + (body - 1) * kPerBody : nullptr; };
       add_bushing_force<Rep>(*model->compiled, model->constants, f, part(q, f.body_i), part(v, f.body_i),
                              part(q, f.body_j), part(v, f.body_j), part(Q, f.body_i), part(Q, f.body_j));
+    }
+    for (int e = 0; e < model->tire_count; ++e) {
+      const AbsoluteTire& f = model->tires[e];
+      const int at = (f.body - 1) * kPerBody;
+      add_tire_force<Rep>(*model->compiled, model->constants, f, t, q + at, v + at, Q + at);
     }
     for (int e = 0; e < model->actuator_count; ++e) {  // u dPhi/dq
       const Gcon<S> g = gcon_cast<S>(model->actuators[e].gcon);

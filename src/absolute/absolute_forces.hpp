@@ -1,6 +1,6 @@
 #pragma once
 // Applied forces of the absolute-coordinate engine (seed 000 sec. 5.1's rotational spring-damper-actuators, RSDA;
-// the model files' translational ones, TSDA, joint actuators and bushings) as generalized forces Q on the
+// the model files' translational ones, TSDA, joint actuators, bushings and tires) as generalized forces Q on the
 // coordinates of rp (Euler parameters), re (Euler angles) and rA (absolute/rotation_matrix_dynamics.hpp).
 //
 // An RSDA acts between body i (0: the ground) and body j about an axis h fixed in body i; f_i (on i) and f_j (on
@@ -24,6 +24,7 @@
 #include "core/scalar.hpp"
 #include "dynamics/bushing_law.hpp"
 #include "dynamics/force_laws.hpp"
+#include "dynamics/tire_law.hpp"
 
 namespace myriad {
 
@@ -156,6 +157,33 @@ MYRIAD_HD_INLINE void add_tsda_force(const CompiledModel& model, const K& k, con
   }
 }
 
+// ---- body velocities and loads for the six-axis laws (bushings, tires) ----
+
+// The body's angular velocity per unit rate of each orientation coordinate (world): omega_k = 1/2 sum_a (A e_a) x
+// d(A e_a)/do_k, exact for an orthonormal A (d(A e_a)/do_k = omega_k x A e_a for every a). rA: A e_k.
+template <class Rep, class S, class O>
+MYRIAD_HD_INLINE void angular_velocity_columns(const O& orientation, Vec3<S>* omega_k) {
+  constexpr int KO = Rep::kOrientation;
+  for (int q = 0; q < KO; ++q) omega_k[q] = Vec3<S>{S(0.0), S(0.0), S(0.0)};
+  for (int a = 0; a < 3; ++a) {
+    Vec3<S> unit{S(0.0), S(0.0), S(0.0)};
+    unit[a] = S(1.0);
+    const BodyFixedVector<S, KO> axis = attached_vector(orientation, unit);
+    for (int q = 0; q < KO; ++q) omega_k[q] = omega_k[q] + S(0.5) * cross(axis.s, axis.s_q[q]);
+  }
+}
+
+// A load on a body with centre of mass r by virtual work, added to Q (3 + K): the force F at the world point p (a
+// material point of the body there) and the moment M; on r the force, on o_k the moment about the centre of mass
+// dotted with omega_k.
+template <int KO, class S>
+MYRIAD_HD_INLINE void add_body_load(const Vec3<S>& r, const Vec3<S>* omega_k, const Vec3<S>& p, const Vec3<S>& F,
+                                    const Vec3<S>& M, S* Q) {
+  const Vec3<S> moment = cross(p - r, F) + M;
+  Q[0] += F.x, Q[1] += F.y, Q[2] += F.z;
+  for (int q = 0; q < KO; ++q) Q[3 + q] += dot(moment, omega_k[q]);
+}
+
 // ---- bushings ----
 
 constexpr int kMaxAbsoluteBushings = 4;
@@ -202,13 +230,7 @@ MYRIAD_HD_INLINE void add_bushing_force(const CompiledModel& model, const K& k, 
     o[side] = Vec3<S>{x[side][0], x[side][1], x[side][2]} + s.s;
     v[side] = Vec3<S>{u[side][0], u[side][1], u[side][2]};
     w[side] = Vec3<S>{S(0.0), S(0.0), S(0.0)};
-    for (int q = 0; q < KO; ++q) w_k[side][q] = Vec3<S>{S(0.0), S(0.0), S(0.0)};
-    for (int a = 0; a < 3; ++a) {
-      Vec3<S> unit{S(0.0), S(0.0), S(0.0)};
-      unit[a] = S(1.0);
-      const BodyFixedVector<S, KO> axis = attached_vector(orientation, unit);
-      for (int q = 0; q < KO; ++q) w_k[side][q] = w_k[side][q] + S(0.5) * cross(axis.s, axis.s_q[q]);
-    }
+    angular_velocity_columns<Rep>(orientation, w_k[side]);
     for (int q = 0; q < KO; ++q) {
       v[side] = v[side] + u[side][3 + q] * s.s_q[q];
       w[side] = w[side] + u[side][3 + q] * w_k[side][q];
@@ -217,14 +239,52 @@ MYRIAD_HD_INLINE void add_bushing_force(const CompiledModel& model, const K& k, 
   const BushingState<S> state = bushing_relative_state(R[0], o[0], v[0], w[0], R[1], o[1], v[1], w[1]);
   Vec3<S> F, M;
   bushing_load(k, f, state, F, M);
-  for (int side = 0; side < 2; ++side) {
-    if (!Q[side]) continue;
-    const Vec3<S> force = side == 0 ? F : -F;
-    const Vec3<S> r{x[side][0], x[side][1], x[side][2]};
-    const Vec3<S> moment = cross(state.o2 - r, force) + (side == 0 ? M : -M);  // about the centre of mass
-    Q[side][0] += force.x, Q[side][1] += force.y, Q[side][2] += force.z;
-    for (int q = 0; q < KO; ++q) Q[side][3 + q] += dot(moment, w_k[side][q]);
+  for (int side = 0; side < 2; ++side)
+    if (Q[side])
+      add_body_load<KO>(Vec3<S>{x[side][0], x[side][1], x[side][2]}, w_k[side], state.o2, side == 0 ? F : -F,
+                        side == 0 ? M : -M, Q[side]);
+}
+
+// ---- tires ----
+
+constexpr int kMaxAbsoluteTires = 4;
+
+// A model's handling tire on a wheel body (absolute index >= 1) on the road z = h(t) (the compiled model's force
+// element's road, or z = 0). Its law is the joint-coordinate engine's (dynamics/tire_law.hpp: contact, slips,
+// Magic Formula or Fiala, with the instance's constants); only the wheel's kinematics are this engine's.
+struct AbsoluteTire {
+  int force = -1;                         // the compiled model's force element
+  int body = 1;                           // the wheel
+  Vec3<double> center_bar{}, axis_bar{};  // its centre and unit spin axis in the body's frame
+};
+
+// Adds the tire's generalized forces (3 + K) to Q at the wheel's coordinates x = (r, o) and rates u, at time t: the
+// centre r + A c-bar with velocity r' + sum_k (d(A c-bar)/do_k) o'_k, the spin axis A a-bar and the angular velocity
+// as for the bushings; the load Fx e_x + Fy e_y + Fz e_z at the contact point and Mz about e_z by virtual work.
+// Any scalar S (dual numbers for the Jacobians; the lift-off cut acts on values). O(K).
+template <class Rep, class S, class K>
+MYRIAD_HD_INLINE void add_tire_force(const CompiledModel& model, const K& k, const AbsoluteTire& e, double t,
+                                     const S* x, const S* u, S* Q) {
+  constexpr int KO = Rep::kOrientation;
+  const CompiledForce& f = model.forces[e.force];
+  const auto orientation = Rep::orientation(x + 3);
+  const Vec3<S> r{x[0], x[1], x[2]};
+  const BodyFixedVector<S, KO> c = attached_vector(orientation, vec3_cast<S>(e.center_bar));
+  const BodyFixedVector<S, KO> a = attached_vector(orientation, vec3_cast<S>(e.axis_bar));
+  Vec3<S> omega_k[KO];
+  angular_velocity_columns<Rep>(orientation, omega_k);
+  Vec3<S> v_center{u[0], u[1], u[2]}, omega{S(0.0), S(0.0), S(0.0)};
+  for (int q = 0; q < KO; ++q) {
+    v_center = v_center + u[3 + q] * c.s_q[q];
+    omega = omega + u[3 + q] * omega_k[q];
   }
+  S road, road_rate;
+  time_function_inputs(model, k, f.motion1, t, road, road_rate);
+  TireState<S> s = tire_contact_of(k, f, r + c.s, v_center, a.s, omega, road, road_rate);
+  add_tire_formula(k, f, s);
+  if (!s.in_contact) return;
+  const Vec3<S> F = s.fx * s.ex + s.fy * s.ey + Vec3<S>{S(0.0), S(0.0), s.fz};
+  add_body_load<KO>(r, omega_k, s.contact, F, Vec3<S>{S(0.0), S(0.0), s.mz}, Q);
 }
 
 }  // namespace myriad

@@ -287,6 +287,15 @@ AbsoluteMapping map_to_absolute(const Model& model, RevoluteDriverGcon revolute_
       mapping.bushings.push_back(e);
       continue;
     }
+    if (force.type == ForceType::tire) {  // its law stays the compiled model's; the wheel's centre and spin axis
+      AbsoluteTire e;
+      e.force = index;
+      e.body = force.end1.body + 1;
+      e.center_bar = absolute_point(mapping, force.end1.body, vector3(force.end1.point));
+      e.axis_bar = absolute_direction(mapping, force.end1.body, unit_vector3(force.tire_axis));
+      mapping.tires.push_back(e);
+      continue;
+    }
     const JointType actuated = force.type == ForceType::joint_actuator && force.joint >= 0
                                    ? model.joints[static_cast<size_t>(force.joint)].type
                                    : JointType::fixed;
@@ -309,7 +318,7 @@ AbsoluteMapping map_to_absolute(const Model& model, RevoluteDriverGcon revolute_
     if (force.type != ForceType::rsda && !about) {
       lose(mapping, what + (force.type == ForceType::joint_actuator
                                 ? ": the absolute engine drives revolute, prismatic and cylindrical joints only"
-                                : ": the absolute engine has spring-damper-actuators (tsda, rsda) and bushings only"));
+                                : ": the absolute engine has spring-damper-actuators (tsda, rsda), bushings and tires only"));
       continue;
     }
     const Joint& joint = model.joints[static_cast<size_t>(force.joint)];

@@ -72,6 +72,7 @@ struct AbsoluteMapping {
   std::vector<AbsoluteTsda> tsdas;          // the model's tsda elements, in model order
   std::vector<AbsoluteActuator> actuators;  // the model's translational joint actuators, in model order
   std::vector<AbsoluteBushing> bushings;    // the model's bushings, in model order
+  std::vector<AbsoluteTire> tires;          // the model's tires, in model order
   std::vector<std::string> unmapped;        // what produced no GCON and why (free joints, unsupported drivers)
   std::vector<std::string> missing;         // those of `unmapped` whose physics the mapped model lacks (forces,
                                             // actuators, drivers it cannot express): a run would be another model
@@ -118,8 +119,8 @@ void copy_force_elements(const std::vector<Element>& from, Element (&to)[N], int
 
 // The mapping as the absolute engine's model (absolute/absolute_dynamics.hpp) with capacities NB, NC, which must
 // hold the mapping's bodies and GCONs (its body_count and gcon_count are the mapping's), and its RSDAs, TSDAs,
-// actuators and bushings (at most kMaxAbsoluteRsdas, kMaxAbsoluteTsdas, kMaxAbsoluteActuators, kMaxAbsoluteBushings)
-// (std::invalid_argument otherwise). The drivers' forms are the caller's: a driven GCON's driver index is the model's driver index, whose
+// actuators, bushings and tires (at most kMaxAbsoluteRsdas, kMaxAbsoluteTsdas, kMaxAbsoluteActuators,
+// kMaxAbsoluteBushings, kMaxAbsoluteTires) (std::invalid_argument otherwise). The drivers' forms are the caller's: a driven GCON's driver index is the model's driver index, whose
 // time function the caller packs into the driver (backends/absolute_backend.cpp) or writes in seed 002's form (a
 // ramp q = omega t is AbsoluteDriver{0, 1, omega} on the revolute driver's DP1 value cos q); so are the compiled
 // model and constants the force laws read. O(NB + NC).
@@ -142,6 +143,7 @@ AbsoluteModel<NB, NC> absolute_model(const AbsoluteMapping& mapping) {
   copy_force_elements(mapping.tsdas, model.tsdas, model.tsda_count, "translational spring-dampers");
   copy_force_elements(mapping.actuators, model.actuators, model.actuator_count, "translational actuators");
   copy_force_elements(mapping.bushings, model.bushings, model.bushing_count, "bushings");
+  copy_force_elements(mapping.tires, model.tires, model.tire_count, "tires");
   return model;
 }
 

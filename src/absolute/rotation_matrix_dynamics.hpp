@@ -169,8 +169,8 @@ struct RotationMatrixDynamics {
   // ---- applied forces (gravity aside): the model's force elements ----
 
   // Adds the force elements' generalized forces (f, n-bar per body, kPerBody values) at t and the state s (any
-  // scalar) to Q: RSDAs and revolute actuators, TSDAs, bushings, and the translational actuators' u(t) Phi_q^T of
-  // their GCONs. The laws are absolute/absolute_forces.hpp's on RotationMatrixCoordinates. O(elements).
+  // scalar) to Q: RSDAs and revolute actuators, TSDAs, bushings, tires, and the translational actuators' u(t)
+  // Phi_q^T of their GCONs. The laws are absolute/absolute_forces.hpp's on RotationMatrixCoordinates. O(elements).
   template <class S>
   MYRIAD_HD void add_applied_forces(double t, const RotationMatrixState<NB, S>& s, S* Q) const {
     S x_i[12], u_i[6], x_j[12], u_j[6];
@@ -431,8 +431,10 @@ struct RotationMatrixDynamics {
   }
 
  private:
-  // RSDAs first, then TSDAs, then bushings (the translational actuators act through their GCONs' rows instead).
-  MYRIAD_HD int element_count() const { return model->rsda_count + model->tsda_count + model->bushing_count; }
+  // RSDAs first, then TSDAs, bushings and tires (the translational actuators act through their GCONs' rows instead).
+  MYRIAD_HD int element_count() const {
+    return model->rsda_count + model->tsda_count + model->bushing_count + model->tire_count;
+  }
   MYRIAD_HD bool has_applied_forces() const { return element_count() + model->actuator_count > 0; }
 
   MYRIAD_HD void element_bodies(int e, int& body_i, int& body_j) const {
@@ -440,9 +442,11 @@ struct RotationMatrixDynamics {
       body_i = model->rsdas[e].body_i, body_j = model->rsdas[e].body_j;
     } else if (e < model->rsda_count + model->tsda_count) {
       body_i = model->tsdas[e - model->rsda_count].body_i, body_j = model->tsdas[e - model->rsda_count].body_j;
-    } else {
+    } else if (e < model->rsda_count + model->tsda_count + model->bushing_count) {
       const AbsoluteBushing& b = model->bushings[e - model->rsda_count - model->tsda_count];
       body_i = b.body_i, body_j = b.body_j;
+    } else {
+      body_i = model->tires[e - model->rsda_count - model->tsda_count - model->bushing_count].body, body_j = 0;
     }
   }
 
@@ -464,9 +468,15 @@ struct RotationMatrixDynamics {
                                                 model->tsdas[e - model->rsda_count], t, x_i, u_i, x_j, u_j, Q_i, Q_j);
       return;
     }
-    add_bushing_force<RotationMatrixCoordinates>(*model->compiled, model->constants,
-                                                 model->bushings[e - model->rsda_count - model->tsda_count], x_i, u_i,
-                                                 x_j, u_j, Q_i, Q_j);
+    const int bushing = e - model->rsda_count - model->tsda_count;
+    if (bushing < model->bushing_count) {
+      add_bushing_force<RotationMatrixCoordinates>(*model->compiled, model->constants, model->bushings[bushing], x_i,
+                                                   u_i, x_j, u_j, Q_i, Q_j);
+      return;
+    }
+    if (Q_i)
+      add_tire_force<RotationMatrixCoordinates>(*model->compiled, model->constants,
+                                                model->tires[bushing - model->bushing_count], t, x_i, u_i, Q_i);
   }
 
   // An actuator's force u(t) and an RSDA's actuator torque (0 without a compiled model or actuator).

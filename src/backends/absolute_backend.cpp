@@ -411,6 +411,9 @@ std::string absolute_run_refusal(const Model& literal_model) {
   if (static_cast<int>(mapping.actuators.size()) > kMaxAbsoluteActuators)
     return std::to_string(mapping.actuators.size()) + " translational actuators, more than the absolute engine's " +
            std::to_string(kMaxAbsoluteActuators);
+  if (static_cast<int>(mapping.tires.size()) > kMaxAbsoluteTires)
+    return std::to_string(mapping.tires.size()) + " tires, more than the absolute engine's " +
+           std::to_string(kMaxAbsoluteTires);
   if (static_cast<int>(mapping.bushings.size()) > kMaxAbsoluteBushings)
     return std::to_string(mapping.bushings.size()) + " bushings, more than the absolute engine's " +
            std::to_string(kMaxAbsoluteBushings);

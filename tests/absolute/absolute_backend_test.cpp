@@ -88,11 +88,11 @@ using ::myriad::testing::largest_signal_difference;
 // stiff quarter car 2.5e-2, equal in the three); on smooth models the index-3 DAE's velocities lose order (seed
 // 003), which the joint coordinates' ODE does not: double pendulum 9.9e-6 (rp), 1.1e-5 (re) against 4.7e-10,
 // undamped chain 9.1e-5 and 1.7e-4 against 7.7e-9; re's angles near their singularity cost the tumbling spatial
-// chain 3.0e-3 (rp 9.9e-5; both converge at order 2.2: re 6.1e-4, 1.7e-4 at half and quarter steps). 22 models:
+// chain 3.0e-3 (rp 9.9e-5; both converge at order 2.2: re 6.1e-4, 1.7e-4 at half and quarter steps). 23 models:
 // pendulums, chains (the spatial chain with every joint type, actuators, RSDAs and TSDAs), the free body, the cart
 // pole, quarter and half cars, the suspension corners (their templates' bodies and loops), the engine mount's
-// bushings (4.1e-7 in rp, 3.6e-7 in re, 3.5e-7 in joint coordinates), Andrews' squeezer, the closed loops with and
-// without drivers and springs.
+// bushings (4.1e-7 in rp, 3.6e-7 in re, 3.5e-7 in joint coordinates), the driven wheel's Magic Formula tire
+// (1.7e-4, 7.8e-5, 7.8e-5), Andrews' squeezer, the closed loops with and without drivers and springs.
 TEST(AbsoluteBackend, EveryExpressibleModelFileMatchesItsJointCoordinateRunToTheMethodsError) {
   int ran = 0;
   for (const std::string& file : shipped_model_files()) {
@@ -203,20 +203,20 @@ TEST(AbsoluteBackend, NewtonConvergesAtSmallStepsAndBatheKeepsOrderTwo) {
               errors[1], errors[2], order);
 }
 
-// What cannot run says why, naming the setting: a force element the mapping leaves out (the driven wheel's tire),
+// What cannot run says why, naming the setting: what the mapping leaves out (the five-link corner's massive rods),
 // an explicit integrator, another backend.
 TEST(AbsoluteBackend, RefusalsNameTheSettingAndTheReason) {
   api::SimulateRequest request;
   request.options.integrator = "bathe";
   request.options.coordinates = "rp";
-  for (const char* name : {"driven_wheel"}) {
+  for (const char* name : {"five_link_corner"}) {
     const api::LoadedModel model = api::load_model(std::string(MYRIAD_SOURCE_DIR) + "/models/" + name + ".json");
     try {
       api::simulate(model, request);
-      ADD_FAILURE() << name << " ran in absolute coordinates without one of its force elements";
+      ADD_FAILURE() << name << " ran in absolute coordinates without its rods' masses";
     } catch (const api::SettingError& e) {
       EXPECT_EQ(e.setting(), "coordinates");
-      EXPECT_NE(std::string(e.what()).find("tire"), std::string::npos)
+      EXPECT_NE(std::string(e.what()).find("rod's mass"), std::string::npos)
           << e.what();
     }
   }

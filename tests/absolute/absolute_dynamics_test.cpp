@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <fstream>
 #include <map>
+#include <memory>
 #include <random>
 #include <sstream>
 #include <string>
@@ -154,6 +155,32 @@ double absolute_assembled_jacobian_difference(const AbsoluteModel<NB, NC>& model
   return worst / scale;
 }
 
+// A shipped model file (its parameter defaults applied) mapped for representation Rep (re: the bodies' axes off the
+// gimbal lock), with its compiled model and packed constants, which the engine's force laws read.
+template <class Rep>
+struct AbsoluteFile {
+  Model literal;
+  std::unique_ptr<CompiledModel> compiled;
+  std::vector<double> constants;
+  AbsoluteMapping mapping;
+  AbsoluteFile(const std::string& name, RevoluteDriverGcon drivers) {
+    const Model loaded = load_model_file(std::string(MYRIAD_SOURCE_DIR) + "/models/" + name);
+    literal = apply_parameters(loaded, default_parameter_values(loaded));
+    compiled = compile(loaded);
+    constants.assign(static_cast<size_t>(compiled->n_constants) + 1, 0.0);
+    pack_constants(*compiled, literal, constants.data());
+    mapping = map_to_absolute(literal, drivers,
+                              Rep::kNormalized ? BodyAxisOrder::as_found : BodyAxisOrder::z_away_from_world_z);
+  }
+  template <int NB, int NC>
+  AbsoluteModel<NB, NC> model() const {
+    AbsoluteModel<NB, NC> m = absolute_model<NB, NC>(mapping);
+    m.compiled = compiled.get(), m.constants = constants.data();
+    return m;
+  }
+  std::vector<double> start() const { return absolute_state<Rep>(mapping, world_body_states(literal)); }
+};
+
 template <class Rep>
 void absolute_check_assembled_jacobians() {
   const double pendulum = absolute_assembled_jacobian_difference<Rep>(seed002_double_pendulum(),
@@ -172,44 +199,33 @@ void absolute_check_assembled_jacobians() {
   const double springs = absolute_assembled_jacobian_difference<Rep>(sprung, seed002_pendulum_start<Rep>(2), 13);
   // A model file's TSDAs mapped: the quarter car's suspension and tire spring-dampers, their laws the compiled
   // model's, the tire's ground end riding the road.
-  const Model quarter_car_loaded = load_model_file(std::string(MYRIAD_SOURCE_DIR) + "/models/quarter_car.json");
-  const Model quarter_car = apply_parameters(quarter_car_loaded, default_parameter_values(quarter_car_loaded));
-  const auto compiled = compile(quarter_car_loaded);
-  std::vector<double> constants(static_cast<size_t>(compiled->n_constants) + 1);
-  pack_constants(*compiled, quarter_car, constants.data());
-  const AbsoluteMapping mapping = map_to_absolute(
-      quarter_car, RevoluteDriverGcon::dp1_cosine,
-      Rep::kNormalized ? BodyAxisOrder::as_found : BodyAxisOrder::z_away_from_world_z);  // re: off the gimbal lock
-  AbsoluteModel<2, 10> tsdas = absolute_model<2, 10>(mapping);
-  tsdas.compiled = compiled.get(), tsdas.constants = constants.data();
+  const AbsoluteFile<Rep> quarter_car("quarter_car.json", RevoluteDriverGcon::dp1_cosine);
+  AbsoluteModel<2, 10> tsdas = quarter_car.template model<2, 10>();
   ASSERT_EQ(tsdas.tsda_count, 2);
-  const double tsda = absolute_assembled_jacobian_difference<Rep>(
-      tsdas, absolute_state<Rep>(mapping, world_body_states(quarter_car)), 14);
-  // The engine mount's three bushings (the joint-coordinate engine's law between mapped frames) on its one free body.
-  const Model mount_loaded = load_model_file(std::string(MYRIAD_SOURCE_DIR) + "/models/engine_mount.json");
-  const Model mount = apply_parameters(mount_loaded, default_parameter_values(mount_loaded));
-  const auto mount_compiled = compile(mount_loaded);
-  std::vector<double> mount_constants(static_cast<size_t>(mount_compiled->n_constants) + 1);
-  pack_constants(*mount_compiled, mount, mount_constants.data());
-  const AbsoluteMapping mount_mapping =
-      map_to_absolute(mount, RevoluteDriverGcon::angle,
-                      Rep::kNormalized ? BodyAxisOrder::as_found : BodyAxisOrder::z_away_from_world_z);
-  // The whole-residual duals take the capacities as the model's counts: one body and one GCON (a DP1 added to the
-  // free body; the identity holds with any constraint).
-  AbsoluteModel<1, 1> bushings = absolute_model<1, 1>(mount_mapping);
-  bushings.compiled = mount_compiled.get(), bushings.constants = mount_constants.data();
+  const double tsda = absolute_assembled_jacobian_difference<Rep>(tsdas, quarter_car.start(), 14);
+  // The engine mount's three bushings (the joint-coordinate engine's law between mapped frames) on its one free
+  // body. The whole-residual duals take the capacities as the model's counts: one body and one GCON (a DP1 added
+  // to the free body; the identity holds with any constraint).
+  const AbsoluteFile<Rep> mount("engine_mount.json", RevoluteDriverGcon::angle);
+  AbsoluteModel<1, 1> bushings = mount.template model<1, 1>();
   bushings.gcons[0] = make_dp1<double>(0, Vec3<double>{0.0, 0.0, 1.0}, 1, Vec3<double>{1.0, 0.0, 0.0}, 0.0);
   bushings.gcon_count = 1;
   ASSERT_EQ(bushings.bushing_count, 3);
-  const double bushing = absolute_assembled_jacobian_difference<Rep>(
-      bushings, absolute_state<Rep>(mount_mapping, world_body_states(mount)), 15);
+  const double bushing = absolute_assembled_jacobian_difference<Rep>(bushings, mount.start(), 15);
+  // The driven wheel's handling tire (Magic Formula on the wheel body, its drive torque an RSDA actuator), in
+  // contact at the start: 3 bodies and 15 GCONs, the full counts.
+  const AbsoluteFile<Rep> wheel("driven_wheel.json", RevoluteDriverGcon::angle);
+  AbsoluteModel<3, 15> tires = wheel.template model<3, 15>();
+  ASSERT_EQ(tires.tire_count, 1);
+  const double tire = absolute_assembled_jacobian_difference<Rep>(tires, wheel.start(), 16);
   EXPECT_LT(bushing, 1e-13) << Rep::kName;
+  EXPECT_LT(tire, 1e-13) << Rep::kName;
   EXPECT_LT(pendulum, 1e-13) << Rep::kName;
   EXPECT_LT(crank, 1e-13) << Rep::kName;
   EXPECT_LT(springs, 1e-13) << Rep::kName;
   EXPECT_LT(tsda, 1e-13) << Rep::kName;
-  std::printf("%s: assembled against whole-residual dual Jacobians, relative %.2g, %.2g, %.2g, %.2g, %.2g\n",
-              Rep::kName, pendulum, crank, springs, tsda, bushing);
+  std::printf("%s: assembled against whole-residual dual Jacobians, relative %.2g, %.2g, %.2g, %.2g, %.2g, %.2g\n",
+              Rep::kName, pendulum, crank, springs, tsda, bushing, tire);
 }
 
 TEST(AbsoluteDynamics, AssembledResidualJacobiansEqualDualNumbersThroughTheWholeResidual) {

@@ -28,7 +28,7 @@ namespace {
 using ::myriad::testing::largest_signal_difference;
 
 // Eq. 38's exact G^A with the model file's force elements (RSDAs, TSDAs with their compiled laws and moving ground
-// ends, translational actuators as u(t) Phi_q^T, bushings) equals the dual-number Jacobian of the residual g^A, at a moving
+// ends, translational actuators as u(t) Phi_q^T, bushings, a handling tire) equals the dual-number Jacobian of the residual g^A, at a moving
 // state (random joint velocities, so the dampers act) and an arbitrary iterate x. The engine runs with capacities
 // above the model's counts, so the run-time layout (nx wide, not NX) is what is checked.
 template <int NB, int NC>
@@ -96,7 +96,7 @@ void check_force_jacobian(const char* file, unsigned seed) {
   }
   // The force elements matter here: without them the residual's dynamic rows differ by this much.
   AbsoluteModel<NB, NC> bare = model;
-  bare.rsda_count = bare.tsda_count = bare.actuator_count = bare.bushing_count = 0;
+  bare.rsda_count = bare.tsda_count = bare.actuator_count = bare.bushing_count = bare.tire_count = 0;
   Dynamics without;
   without.model = &bare;
   std::vector<double> g_bare(static_cast<size_t>(Dynamics::NX));
@@ -108,16 +108,17 @@ void check_force_jacobian(const char* file, unsigned seed) {
   EXPECT_LT(residual_difference, 1e-14 * residual_scale) << file;
   EXPECT_LT(difference, 1e-12 * scale) << file;
   EXPECT_GT(forces, 1.0) << file;
-  std::printf("%s (%d bodies, %d GCONs, %d RSDA, %d TSDA, %d actuators, %d bushings): G^A against the dual "
-              "Jacobian %.2g of %.3g; the force elements move the residual by %.3g\n",
+  std::printf("%s (%d bodies, %d GCONs, %d RSDA, %d TSDA, %d actuators, %d bushings, %d tires): G^A against the "
+              "dual Jacobian %.2g of %.3g; the force elements move the residual by %.3g\n",
               file, model.body_count, model.gcon_count, model.rsda_count, model.tsda_count, model.actuator_count,
-              model.bushing_count, difference, scale, forces);
+              model.bushing_count, model.tire_count, difference, scale, forces);
 }
 
 TEST(RotationMatrixBackend, IterationMatrixWithForceElementsEqualsTheDualJacobianOfTheResidual) {
   check_force_jacobian<3, 12>("quarter_car.json", 5);
   check_force_jacobian<10, 60>("spatial_chain.json", 6);
   check_force_jacobian<2, 4>("engine_mount.json", 7);
+  check_force_jacobian<4, 20>("driven_wheel.json", 8);
 }
 
 // Runs `file` over [0, t_end] with outputs every t_end / 10: DOPRI5 at 1e-12 in joint coordinates (the reference)
