@@ -17,8 +17,8 @@
 // and 43c, derived here by dual numbers rather than typed from the seed's printed forms (which carry OCR
 // damage). The seed's bodies have principal axes along their frames and their origin at the centre of mass;
 // applied forces are gravity and the model's force elements (absolute/absolute_forces.hpp: rotational and
-// translational spring-damper-actuators, joint actuators, bushings and tires as generalized forces Q_b, the RSDAs at the
-// anchors the model holds).
+// translational spring-damper-actuators, joint actuators, bushings and tires as generalized forces Q_b, the RSDAs
+// at the anchors the model holds).
 //
 // Host and device; NB and NC are compile-time sizes so that the Jacobians can be taken on dual numbers of
 // fixed width (integrators/dual_residual_jacobians.hpp).
@@ -122,9 +122,17 @@ struct AbsoluteModel {
   const CompiledModel* compiled = nullptr;
   const double* constants = nullptr;
   // The bodies and GCONs in use (the first body_count and gcon_count entries): NB and NC are capacities, so that
-  // one instantiation runs any model up to them (absolute/absolute_run.hpp).
+  // one instantiation runs any model up to them (backends/absolute_backend.hpp).
   int body_count = NB, gcon_count = NC;
 };
+
+// Force element `force`'s actuator value at t (a translational actuator's force u, an RSDA's or revolute actuator's
+// torque): the compiled model's time function on the instance's constants; 0 without one or without a compiled model.
+template <int NB, int NC>
+MYRIAD_HD_INLINE double absolute_actuator_value(const AbsoluteModel<NB, NC>& model, int force, double t) {
+  if (force < 0 || !model.compiled) return 0.0;
+  return time_function_value(*model.compiled, model.constants, model.compiled->forces[force].actuator, t).value;
+}
 
 template <class Rep, int NB, int NC>
 struct AbsoluteDae {
@@ -296,7 +304,7 @@ struct AbsoluteDae {
       using D = Dual<double, W>;
       const bool actuator = c >= nc;
       const Gcon<double>& g = actuator ? model->actuators[c - nc].gcon : model->gcons[c];
-      const double weight = actuator ? -actuator_force(model->actuators[c - nc], t) : z[c];
+      const double weight = actuator ? -absolute_actuator_value(*model, model->actuators[c - nc].force, t) : z[c];
       const int ci = first_column(g.body_i), cj = first_column(g.body_j);
       D qd[2 * kPerBody];
       for (int k = 0; k < kPerBody; ++k) {
@@ -344,7 +352,7 @@ struct AbsoluteDae {
       }
       add_rsda_force<Rep>(f, ci >= 0 ? oi : nullptr, ci >= 0 ? ui : nullptr, cj >= 0 ? oj : nullptr,
                           cj >= 0 ? uj : nullptr, ci >= 0 ? Qi : nullptr, cj >= 0 ? Qj : nullptr,
-                          rsda_actuator_torque(f, t));
+                          absolute_actuator_value(*model, f.force, t));
       const int columns[2] = {ci, cj};
       const D* Q[2] = {Qi, Qj};
       for (int side = 0; side < 2; ++side) {
@@ -368,8 +376,9 @@ struct AbsoluteDae {
     }
     for (int e = 0; e < model->bushing_count; ++e) {  // likewise
       const AbsoluteBushing& f = model->bushings[e];
-      subtract_pair_force_jacobian(f.body_i, f.body_j, q, v, r_y,
-                                   [&](auto... args) { add_bushing_force<Rep>(*model->compiled, model->constants, f, args...); });
+      subtract_pair_force_jacobian(f.body_i, f.body_j, q, v, r_y, [&](auto... args) {
+        add_bushing_force<Rep>(*model->compiled, model->constants, f, args...);
+      });
     }
     for (int e = 0; e < model->tire_count; ++e) {  // the wheel's alone (its pair: the ground)
       const AbsoluteTire& f = model->tires[e];
@@ -423,18 +432,6 @@ struct AbsoluteDae {
     return dual_residual_jacobians<NY, NZ>(*this, t, y, ydot, z, r, r_y, r_ydot, r_z);
   }
 
-  // An actuator's force u(t) (AbsoluteActuator; 0 without a compiled model).
-  MYRIAD_HD double actuator_force(const AbsoluteActuator& a, double t) const {
-    if (!model->compiled) return 0.0;
-    return time_function_value(*model->compiled, model->constants, model->compiled->forces[a.force].actuator, t).value;
-  }
-
-  // An RSDA's actuator torque at t (0 without one).
-  MYRIAD_HD double rsda_actuator_torque(const AbsoluteRsda& f, double t) const {
-    if (f.force < 0 || !model->compiled) return 0.0;
-    return time_function_value(*model->compiled, model->constants, model->compiled->forces[f.force].actuator, t).value;
-  }
-
   // The force elements' generalized forces at (t, q, v), added to Q (nq; gravity is not among them).
   template <class S>
   MYRIAD_HD void add_applied_forces(double t, const S* q, const S* v, S* Q) const {
@@ -442,7 +439,7 @@ struct AbsoluteDae {
       const AbsoluteRsda& f = model->rsdas[e];
       const auto part = [](auto* x, int body) { return body > 0 ? x + (body - 1) * kPerBody + 3 : nullptr; };
       add_rsda_force<Rep>(f, part(q, f.body_i), part(v, f.body_i), part(q, f.body_j), part(v, f.body_j),
-                          part(Q, f.body_i), part(Q, f.body_j), rsda_actuator_torque(f, t));
+                          part(Q, f.body_i), part(Q, f.body_j), absolute_actuator_value(*model, f.force, t));
     }
     for (int e = 0; e < model->tsda_count; ++e) {
       const AbsoluteTsda& f = model->tsdas[e];
@@ -465,7 +462,7 @@ struct AbsoluteDae {
       const Gcon<S> g = gcon_cast<S>(model->actuators[e].gcon);
       const DrivingValue<S> none{S(0.0), S(0.0), S(0.0)};
       const auto row = gcon_row(g, pose(q, g.body_i), pose(q, g.body_j), none);
-      const S u = S(actuator_force(model->actuators[e], t));
+      const S u = S(absolute_actuator_value(*model, model->actuators[e].force, t));
       if (g.body_i > 0) {
         S* f = Q + (g.body_i - 1) * kPerBody;
         f[0] += u * row.phi_r_i.x, f[1] += u * row.phi_r_i.y, f[2] += u * row.phi_r_i.z;

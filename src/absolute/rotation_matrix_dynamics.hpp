@@ -187,7 +187,7 @@ struct RotationMatrixDynamics {
       const Gcon<double>& gd = model->actuators[a].gcon;
       const DrivingValue<S> none{S(0.0), S(0.0), S(0.0)};
       const GconRow<S, 3> row = gcon_row(gcon_cast<S>(gd), pose(s, gd.body_i), pose(s, gd.body_j), none);
-      const S u(actuator_force(model->actuators[a], t));
+      const S u(absolute_actuator_value(*model, model->actuators[a].force, t));
       add_reaction(row.phi_r_i, row.phi_orientation_i, u, gd.body_i, Q);
       add_reaction(row.phi_r_j, row.phi_orientation_j, u, gd.body_j, Q);
     }
@@ -460,7 +460,7 @@ struct RotationMatrixDynamics {
       add_rsda_force<RotationMatrixCoordinates>(f, x_i ? x_i + 3 : nullptr, u_i ? u_i + 3 : nullptr,
                                                 x_j ? x_j + 3 : nullptr, u_j ? u_j + 3 : nullptr,
                                                 Q_i ? Q_i + 3 : nullptr, Q_j ? Q_j + 3 : nullptr,
-                                                rsda_actuator_torque(f, t));
+                                                absolute_actuator_value(*model, f.force, t));
       return;
     }
     if (e < model->rsda_count + model->tsda_count) {
@@ -477,16 +477,6 @@ struct RotationMatrixDynamics {
     if (Q_i)
       add_tire_force<RotationMatrixCoordinates>(*model->compiled, model->constants,
                                                 model->tires[bushing - model->bushing_count], t, x_i, u_i, Q_i);
-  }
-
-  // An actuator's force u(t) and an RSDA's actuator torque (0 without a compiled model or actuator).
-  MYRIAD_HD double actuator_force(const AbsoluteActuator& a, double t) const {
-    if (a.force < 0 || !model->compiled) return 0.0;
-    return time_function_value(*model->compiled, model->constants, model->compiled->forces[a.force].actuator, t).value;
-  }
-  MYRIAD_HD double rsda_actuator_torque(const AbsoluteRsda& f, double t) const {
-    if (f.force < 0 || !model->compiled) return 0.0;
-    return time_function_value(*model->compiled, model->constants, model->compiled->forces[f.force].actuator, t).value;
   }
 
   template <class S>
@@ -579,7 +569,7 @@ struct RotationMatrixDynamics {
       const Gcon<double>& gd = actuator ? model->actuators[c - nc].gcon : model->gcons[c];
       const GconRow<D, 3> row = gcon_row(gcon_cast<D>(gd), perturbed_pose(s, gd.body_i, 0),
                                          perturbed_pose(s, gd.body_j, 6), driving_value<D>(gd, t));
-      const D lambda_c(actuator ? -actuator_force(model->actuators[c - nc], t) : lambda[c]);
+      const D lambda_c(actuator ? -absolute_actuator_value(*model, model->actuators[c - nc].force, t) : lambda[c]);
       D force[12];  // (Phi_r_i, Phi_pi_i, Phi_r_j, Phi_pi_j) lambda
       for (int k = 0; k < 3; ++k) {
         force[k] = row.phi_r_i[k] * lambda_c, force[3 + k] = row.phi_orientation_i[k] * lambda_c;

@@ -57,9 +57,7 @@ void check_force_jacobian(const char* file, unsigned seed) {
 
   std::mt19937 rng(seed);
   std::uniform_real_distribution<double> u(-1.0, 1.0);
-  std::vector<double> q, v;
-  const std::vector<WorldBodyState> start = world_body_states(literal);
-  std::vector<WorldBodyState> moving = start;
+  std::vector<WorldBodyState> moving = world_body_states(literal);
   for (WorldBodyState& b : moving) {
     b.v_cm = b.v_cm + Vec3<double>{u(rng), u(rng), u(rng)};
     b.w = b.w + Vec3<double>{2.0 * u(rng), 2.0 * u(rng), 2.0 * u(rng)};
