@@ -41,7 +41,7 @@ record() {  # record NAME COMMAND...: runs the command, keeping its output, the 
 }
 programs=(myriad myriad_tests gpu_sanitizer_runs bench/ensemble_throughput bench/gpu_strategy_crossover
           bench/lorenz_calibration bench/batched_lu bench/step_throughput)
-gpu_filter="CudaBackend.*:CudaRunPlan.*:CudaSimulator.*:LorenzGpu.*:EnsembleStatisticsGpu.*"
+gpu_filter="CudaBackend.*:CudaRunPlan.*:CudaSimulator.*:LorenzGpu.*:EnsembleStatisticsGpu.*:AbsoluteCuda.*"
 strategies=${GPU_SANITIZER_STRATEGIES:-fused,budget,warp,shared-lu,staged,step}
 work=/tmp/gpu-session
 pendulum=(simulate models/stiff_double_pendulum.json --integrator rn4 --rtol 1e-6 --atol 1e-6 --quiet)

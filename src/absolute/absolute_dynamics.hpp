@@ -499,10 +499,32 @@ struct AbsoluteDae {
   // singular (re at sin(theta) = 0) or a value is not finite.
   template <class S>
   MYRIAD_HD bool accelerations_of(double t, const S* q, const S* v, S* q_ddot, S* z) const {
+    S scratch[kAccelerationScratch];
+    return accelerations_into(t, q, v, q_ddot, z, scratch);
+  }
+  MYRIAD_HD bool accelerations(double t, const double* y, double* q_ddot, double* z) const {
+    return accelerations_of(t, y, y + coordinate_count(), q_ddot, z);
+  }
+
+  // The scratch accelerations_into needs, in S's: the matrix, its right-hand side, phi and Phi_q at the model's
+  // own sizes (kAccelerationScratch at the capacities, which is what accelerations_of puts on the stack: about
+  // 500 KB at 16 bodies, more than a device thread's stack may hold, so the device passes workspace memory).
+  static constexpr int kAccelerationScratch = (NQ + NZ) * (NQ + NZ) + (NQ + NZ) + NZ + NZ * NQ;
+  MYRIAD_HD int acceleration_scratch_size() const {
+    const int nq = coordinate_count(), nz = algebraic_dimension();
+    return (nq + nz) * (nq + nz) + (nq + nz) + nz + nz * nq;
+  }
+
+  // accelerations_of in the caller's scratch (acceleration_scratch_size() values of S).
+  template <class S>
+  MYRIAD_HD bool accelerations_into(double t, const S* q, const S* v, S* q_ddot, S* z, S* scratch) const {
     [[maybe_unused]] const int nb = body_count(), nc = gcon_count(), nq = coordinate_count(), ny = 2 * nq,
                                nz = algebraic_dimension();
     const int N = nq + nz;
-    S A[(NQ + NZ) * (NQ + NZ)], b[NQ + NZ];  // the leading N x N, packed
+    S* A = scratch;  // the leading N x N, packed
+    S* b = A + N * N;
+    S* phi = b + N;
+    S* jacobian = phi + nz;
     int pivots[NQ + NZ];
     for (int i = 0; i < N * N; ++i) A[i] = S(0.0);
     for (int i = 0; i < nq; ++i) b[i] = S(0.0);
@@ -521,7 +543,6 @@ struct AbsoluteDae {
         for (int col = 0; col < K; ++col) A[(o + 3 + k) * N + o + 3 + col] = M[k * K + col];
       }
     }
-    S phi[NZ], jacobian[NZ * NQ];
     constraint_rows_of(t, q, phi, jacobian);
     for (int c = 0; c < nz; ++c) {
       for (int j = 0; j < nq; ++j) A[(nq + c) * N + j] = jacobian[c * nq + j], A[j * N + nq + c] = jacobian[c * nq + j];
@@ -534,9 +555,6 @@ struct AbsoluteDae {
     for (int i = 0; i < N; ++i)
       if (!is_finite(value_of(b[i]))) return false;
     return true;
-  }
-  MYRIAD_HD bool accelerations(double t, const double* y, double* q_ddot, double* z) const {
-    return accelerations_of(t, y, y + coordinate_count(), q_ddot, z);
   }
 
   // The algebraic rows at (t, q): phi (nz: the GCONs, then the rp normalizations) and their Jacobian Phi_q

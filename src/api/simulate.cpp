@@ -13,6 +13,7 @@
 #include "api/run_options.hpp"
 #include "api/simulation_result.hpp"
 #include "backends/absolute_backend.hpp"
+#include "backends/absolute_cuda.hpp"
 #include "backends/backend.hpp"
 #include "core/status.hpp"
 #include "ensemble/ensemble.hpp"
@@ -116,9 +117,9 @@ bool is_set(const std::atomic<bool>* flag) { return flag != nullptr && flag->loa
 // Whether a request integrates in absolute coordinates (RunOptions::coordinates rp or re).
 bool absolute_request(const RunOptions& o) { return o.coordinates && *o.coordinates != "joint"; }
 
-// An absolute-coordinate run's checks: an implicit method, the cpu backend (auto resolves to it), no GPU settings,
-// a model the mapping expresses whole (its parameter defaults applied: parameters change no structure). Throws
-// SettingError naming the setting.
+// An absolute-coordinate run's checks: an implicit method, the cpu backend (auto resolves to it) or, for rp and re,
+// cuda where a device is present, no GPU strategy settings, a model the mapping expresses whole (its parameter
+// defaults applied: parameters change no structure). Throws SettingError naming the setting.
 void check_absolute_request(const RunOptions& o, const ModelImpl& m, const ResolvedRun& run) {
   const SettingNames names;
   const std::string given = names.given("coordinates", "'" + *o.coordinates + "'");
@@ -129,13 +130,21 @@ void check_absolute_request(const RunOptions& o, const ModelImpl& m, const Resol
     throw SettingError("integrator", names.given("integrator", "'" + run.integrator + "'") + ": " + given +
                                          " integrates with its own backward Euler on SO(3) (seed 002 eqs. 32-38) "
                                          "only: backward-euler");
-  if (o.backend != "auto" && o.backend != "cpu")
+  if (o.backend == "cuda" && *o.coordinates == "rA")
+    throw SettingError("backend", names.given("backend", "'cuda'") + ": " + given +
+                                      " runs on the cpu backend only (rp and re run on cuda too)");
+  if (o.backend != "auto" && o.backend != "cpu" && o.backend != "cuda")
     throw SettingError("backend", names.given("backend", "'" + o.backend + "'") + ": " + given +
-                                      " runs on the cpu backend only");
+                                      " runs on the cpu and cuda backends only");
+  if (o.backend == "cuda") {
+    std::string device;
+    if (!cuda_device_available(&device))
+      throw SettingError("backend", names.given("backend", "'cuda'") + ": " + device);
+  }
   if (o.gpu_strategy || o.gpu_step_budget)
     throw SettingError(o.gpu_strategy ? "gpu_strategy" : "gpu_step_budget",
                        names.name(o.gpu_strategy ? "gpu_strategy" : "gpu_step_budget") +
-                           ": applies to the cuda backend only, and " + given + " runs on the cpu backend");
+                           ": does not apply to " + given + " (its kernel is a thread per instance, run whole)");
   const std::string refusal = absolute_run_refusal(apply_parameters(m.model, m.parameter_defaults));
   if (!refusal.empty()) throw SettingError("coordinates", given + ": model '" + m.model.name + "': " + refusal);
 }
@@ -224,7 +233,9 @@ SimulationResult simulate(const LoadedModel& model, const SimulateRequest& reque
     check_absolute_request(request.options, m, run);
     parse_absolute_coordinates(*request.options.coordinates, coordinates);
   }
-  Backend backend = absolute ? choose_backend("cpu", request.options.threads)
+  // auto is cpu in absolute coordinates: their kernel has not yet run on a device (docs/validation/ensembles.md)
+  Backend backend = absolute ? choose_backend(request.options.backend == "cuda" ? "cuda" : "cpu",
+                                              request.options.threads)
                              : choose_request_backend(request.options, *m.compiled, run.spec.method);
   if (!request.instance_ids.empty()) {
     if (static_cast<long long>(request.instance_ids.size()) != instances)
@@ -249,6 +260,13 @@ SimulationResult simulate(const LoadedModel& model, const SimulateRequest& reque
   RunProgress progress;
   std::atomic<bool> stop{false};
   const auto run_backend = [&] {
+    if (absolute && backend.kind == BackendKind::cuda) {
+      CudaRunOptions options;
+      options.progress = &progress;
+      options.keep_series = request.keep_series;
+      return run_ensemble_absolute_cuda(coordinates, m.model, *m.compiled, ensemble, run.spec, run.times,
+                                        request.options.threads, options);
+    }
     if (absolute)
       return run_ensemble_absolute(coordinates, m.model, *m.compiled, ensemble, run.spec, run.times,
                                    request.options.threads, &progress, request.keep_series);

@@ -9,237 +9,43 @@
 #include <string>
 #include <vector>
 
-#include "absolute/absolute_dynamics.hpp"
+#include "absolute/absolute_run.hpp"
 #include "absolute/model_mapping.hpp"
 #include "absolute/rotation_matrix_dynamics.hpp"
+#include "backends/absolute_instance.hpp"
 #include "core/scalar.hpp"
-#include "constraints/assembly.hpp"
-#include "constraints/model_kinematics.hpp"
-#include "dynamics/output_signals.hpp"
-#include "dynamics/tree_kinematics.hpp"
-#include "dynamics/tree_workspace.hpp"
 #include "ensemble/ensemble_kpis.hpp"
 #include "ensemble/instance_blocks.hpp"
 #include "integrators/implicit_outputs.hpp"
 #include "integrators/rk4.hpp"
-#include "kpi/kpi.hpp"
-#include "model/time_function_packing.hpp"
 
 namespace myriad {
 
 namespace {
 
 using Clock = std::chrono::steady_clock;
-using RunModel = AbsoluteModel<kAbsoluteRunBodies, kAbsoluteRunGcons>;
 
-// The engine's DAE over a model it may change: after every step the RSDAs' anchors move to the step's end
-// (absolute/absolute_forces.hpp), which changes no residual value, so the chart stays (rebase returns false).
-template <class Rep>
-struct RunDae : AbsoluteDae<Rep, kAbsoluteRunBodies, kAbsoluteRunGcons> {
-  using Base = AbsoluteDae<Rep, kAbsoluteRunBodies, kAbsoluteRunGcons>;
-  RunModel* movable = nullptr;  // the same model as Base::model
-  bool rebase(double /*t*/, double* y) {
-    for (int e = 0; e < movable->rsda_count; ++e) {
-      AbsoluteRsda& f = movable->rsdas[e];
-      const auto orientation = [&](int body) -> const double* {
-        return body > 0 ? y + (body - 1) * Base::kPerBody + 3 : nullptr;
-      };
-      move_rsda_anchor<Rep>(f, orientation(f.body_i), orientation(f.body_j));
-    }
-    return false;
-  }
-};
-
-// Each model driver's time function, packed as the joint-coordinate engine packs it.
-struct PackedDrivers {
-  std::vector<std::vector<double>> coefficients;
-  std::vector<int> kinds, points;
-};
-
-PackedDrivers pack_drivers(const Model& literal) {
-  PackedDrivers p;
-  for (const Driver& d : literal.drivers) {
-    p.coefficients.emplace_back();
-    p.points.push_back(pack_time_function(d.function, p.coefficients.back()));
-    p.kinds.push_back(packed_time_function_kind(d.function));
-  }
-  return p;
-}
-
-// The engine's model of a mapping, its drivers pointing into `drivers` and its force laws into the compiled model
-// and the instance's constants (all of which must outlive it).
-std::unique_ptr<RunModel> run_model(const AbsoluteMapping& mapping, const PackedDrivers& drivers,
-                                    const CompiledModel& compiled, const double* constants) {
-  auto model = std::make_unique<RunModel>(absolute_model<kAbsoluteRunBodies, kAbsoluteRunGcons>(mapping));
-  model->compiled = &compiled;
-  model->constants = constants;
-  for (size_t d = 0; d < drivers.kinds.size(); ++d) {
-    AbsoluteDriver& driver = model->drivers[d];
-    driver.time_function = drivers.kinds[d];
-    driver.points = drivers.points[d];
-    driver.coefficients = drivers.coefficients[d].data();
-  }
-  return model;
-}
-
-// The model's joint-coordinate start: its initial state, assembled (loops closed, drivers met) where it has loops
-// or drivers, as the joint-coordinate engine starts. Throws std::runtime_error when the assembly fails.
-void joint_start(const Model& literal, const Ensemble& ensemble, int i, Eigen::VectorXd& q, Eigen::VectorXd& v) {
-  q.resize(ensemble.nq);
-  v.resize(ensemble.nv);
-  ensemble.gather_initial_state(i, q.data(), v.data());
-  if (literal.loops.empty() && literal.drivers.empty()) return;
-  const constraints::AssemblyResult assembled = constraints::assemble(literal);
-  if (assembled.status != constraints::AssemblyStatus::ok)
-    throw std::runtime_error("the initial state does not assemble: " + assembled.message);
-  q = assembled.q;
-  v = assembled.v;
-}
-
-// A model body's kinematics from the engine's body b (its principal frame A, centre of mass r, r', omega-bar):
-// R_WB = A R_BP^T, the angular velocity A omega-bar.
-kinematics::BodyKinematics absolute_body_kinematics(const AbsoluteMapping& mapping, int b, const Mat3<double>& A,
-                                                    const double* r, const double* r_dot,
-                                                    const Vec3<double>& omega_bar) {
-  const Mat3<double>& R_BP = mapping.bodies[static_cast<size_t>(b)].R_BP;
-  kinematics::BodyKinematics k;
-  Eigen::Matrix3d A_e, R_BP_e;
-  for (int i = 0; i < 3; ++i)
-    for (int j = 0; j < 3; ++j) A_e(i, j) = A(i, j), R_BP_e(i, j) = R_BP(i, j);
-  k.R_WB = A_e * R_BP_e.transpose();
-  k.p_WBcm = Eigen::Vector3d(r[0], r[1], r[2]);
-  k.v_WBcm_W = Eigen::Vector3d(r_dot[0], r_dot[1], r_dot[2]);
-  k.w_WB_W = A_e * Eigen::Vector3d(omega_bar.x, omega_bar.y, omega_bar.z);
-  k.p_WBo = k.p_WBcm;  // not read by joint_state_from_bodies
-  return k;
-}
-
-// The model bodies' poses and velocities at the engine's y (rp, re).
-template <class Rep>
-std::vector<kinematics::BodyKinematics> body_states(const AbsoluteMapping& mapping, const double* y) {
-  constexpr int per_body = 3 + Rep::kOrientation;
-  const int n = static_cast<int>(mapping.bodies.size());
-  const double* rates = y + n * per_body;
-  std::vector<kinematics::BodyKinematics> bodies(static_cast<size_t>(n));
-  for (int b = 0; b < n; ++b) {
-    const double* x = y + b * per_body;
-    const double* u = rates + b * per_body;
-    bodies[static_cast<size_t>(b)] =
-        absolute_body_kinematics(mapping, b, orientation_matrix(Rep::orientation(x + 3)), x, u,
-                        body_angular_velocity(Rep::orientation(x + 3), Rep::orientation(u + 3)));
-  }
-  return bodies;
-}
-
-// The model bodies' angular and centre-of-mass accelerations at the engine's y and q'': r'', and A omega-bar'
-// (omega = A omega-bar, A' omega-bar = A (omega-bar x omega-bar) = 0), omega-bar' by a dual number along the motion.
-template <class Rep>
-std::vector<kinematics::BodyAcceleration> body_accelerations(const AbsoluteMapping& mapping, const double* y,
-                                                             const double* q_ddot) {
-  constexpr int per_body = 3 + Rep::kOrientation;
-  using D = Dual<double, 1>;
-  const int n = static_cast<int>(mapping.bodies.size());
-  std::vector<kinematics::BodyAcceleration> out(static_cast<size_t>(n));
-  for (int b = 0; b < n; ++b) {
-    const double* x = y + b * per_body;
-    const double* u = y + n * per_body + b * per_body;
-    const double* a = q_ddot + b * per_body;
-    D o[Rep::kOrientation], rate[Rep::kOrientation];
-    for (int k = 0; k < Rep::kOrientation; ++k) {
-      o[k] = D(x[3 + k]), o[k].d[0] = u[3 + k];
-      rate[k] = D(u[3 + k]), rate[k].d[0] = a[3 + k];
-    }
-    const Vec3<D> omega_bar = body_angular_velocity(Rep::orientation(o), Rep::orientation(rate));
-    const Mat3<double> A = orientation_matrix(Rep::orientation(x + 3));
-    const Vec3<double> alpha = A * Vec3<double>{omega_bar.x.d[0], omega_bar.y.d[0], omega_bar.z.d[0]};
-    out[static_cast<size_t>(b)].alpha_W = Eigen::Vector3d(alpha.x, alpha.y, alpha.z);
-    out[static_cast<size_t>(b)].a_cm_W = Eigen::Vector3d(a[0], a[1], a[2]);
-  }
-  return out;
-}
-
-// Turns the bodies at each output time into the model's signals and KPIs: joint coordinates and velocities
-// recovered from the bodies (angles unwrapped against the previous output), joint accelerations from the bodies'
-// where an output reads them, then the joint-coordinate engine's output_row and kpi_update.
-struct BodySignalRecorder {
-  const Model& literal;
-  const CompiledModel& compiled;
-  const double* constants;
-  const std::vector<double>& times;
-  double* rows;
-  double* kpi_state;
-  bool accelerations;  // an output reads joint accelerations
-  Eigen::VectorXd reference;
-  std::vector<unsigned char> tree_bytes;
-  TreeWorkspace<double> w;
-  Eigen::VectorXd joint_accelerations;
-  bool recovered = true;
-
-  BodySignalRecorder(const Model& literal_model, const CompiledModel& compiled_model, const double* k,
-                 const std::vector<double>& output_times, double* out_rows, double* kpi, const Eigen::VectorXd& q0)
-      : literal(literal_model), compiled(compiled_model), constants(k), times(output_times), rows(out_rows),
-        kpi_state(kpi), accelerations(outputs_read_accelerations(compiled_model)), reference(q0),
-        tree_bytes(tree_workspace_bytes<double>(compiled_model)),
-        w(carve_tree_workspace<double>(compiled_model, tree_bytes.data(), nullptr)),
-        joint_accelerations(Eigen::VectorXd::Zero(compiled_model.nv)) {}
-
-  // body_accelerations() gives the bodies' accelerations, or an empty vector when the engine's forward dynamics
-  // failed at this state (the accelerations are then NaN).
-  template <class BodyAccelerations>
-  void record(int index, double t, const std::vector<kinematics::BodyKinematics>& bodies,
-              const BodyAccelerations& body_accelerations) {
-    const kinematics::JointState joints = joint_state_from_bodies(literal, bodies, reference);
-    reference = joints.q;
-    if (accelerations) {
-      const std::vector<kinematics::BodyAcceleration> a = body_accelerations();
-      if (!a.empty())
-        joint_accelerations = kinematics::joint_accelerations_from_bodies(literal, bodies, a, joints);
-      else
-        joint_accelerations.setConstant(quiet_nan());
-    }
-    tree_kinematics(compiled, constants, joints.q.data(), joints.v.data(), w);
-    const int n_times = static_cast<int>(times.size());
-    double* row = rows + static_cast<size_t>(index) * compiled.n_outputs;
-    output_row(compiled, constants, t, joints.q.data(), joints.v.data(), joint_accelerations.data(), w, row);
-    for (int s = 0; s < compiled.n_outputs; ++s) recovered = recovered && std::isfinite(row[s]);
-    if (kpi_state) kpi_update(compiled, kpi_state, index, t, row, times.data(), n_times);
-  }
-};
-
-// One instance, start to end: status; its rows (n_times x n_outputs) written where the integration reached.
+// One instance, start to end: status; its rows (n_times x n_outputs) written where the integration reached. The
+// integration is integrate_absolute_instance (absolute/absolute_run.hpp), the function the cuda kernel runs; its
+// output states are turned into signals afterwards.
 template <class Rep>
 InstanceStatus run_instance(const Model& literal, const CompiledModel& compiled, const double* constants,
                             const Ensemble& ensemble, int i, const RunSpec& spec,
                             const std::vector<double>& times, double* rows, double* kpi_state,
                             IntegratorStats& stats) {
   const BodyAxisOrder axes = Rep::kNormalized ? BodyAxisOrder::as_found : BodyAxisOrder::z_away_from_world_z;
-  const AbsoluteMapping mapping = map_to_absolute(literal, RevoluteDriverGcon::angle, axes);
-  const PackedDrivers drivers = pack_drivers(literal);
-  const std::unique_ptr<RunModel> model = run_model(mapping, drivers, compiled, constants);
-  RunDae<Rep> dae;
-  dae.model = model.get();
-  dae.movable = model.get();
-
-  Eigen::VectorXd q0, v0;
-  joint_start(literal, ensemble, i, q0, v0);
-  const std::vector<double> q_start(q0.data(), q0.data() + q0.size()), v_start(v0.data(), v0.data() + v0.size());
-  std::vector<double> y = absolute_state<Rep>(mapping, world_body_states(literal, q_start, v_start));
-  BodySignalRecorder recorder(literal, compiled, constants, times, rows, kpi_state, q0);
-  std::vector<double> q_ddot(RunDae<Rep>::NQ), multipliers(RunDae<Rep>::NZ);
-  auto observer = [&](int index, double t, const double* state) {
-    recorder.record(index, t, body_states<Rep>(mapping, state), [&] {
-      if (!dae.accelerations(t, state, q_ddot.data(), multipliers.data()))
-        return std::vector<kinematics::BodyAcceleration>();
-      return body_accelerations<Rep>(mapping, state, q_ddot.data());
-    });
-  };
-  const int n_times = static_cast<int>(times.size());
-  const int n = dae.differential_dimension(), m = dae.algebraic_dimension();
-  std::vector<double> work(static_cast<size_t>(implicit_outputs_workspace_size(n, m)));
-  IntegrationProgress progress;
-  const InstanceStatus status = integrate_implicit_outputs(dae, spec.implicit, spec.implicit_options, spec.t0,
-                                                           spec.h, y.data(), times.data(), n_times, observer,
-                                                           work.data(), stats, spec.max_steps, progress);
+  const AbsoluteInstance instance = prepare_absolute_instance(literal, compiled, constants, ensemble, i, axes);
+  std::vector<double> y = absolute_state<Rep>(instance.mapping, start_body_states(literal, instance));
+  BodySignalRecorder recorder(literal, compiled, constants, times, rows, kpi_state, instance.q0);
+  const int n_times = static_cast<int>(times.size()), ny = static_cast<int>(y.size());
+  const int row_size = absolute_row_size(ny, ny / 2, recorder.accelerations);
+  std::vector<double> states(static_cast<size_t>(n_times) * static_cast<size_t>(row_size));
+  std::vector<double> work(static_cast<size_t>(absolute_instance_workspace_size<Rep>(*instance.model)));
+  int reached = 0;
+  const InstanceStatus status = integrate_absolute_instance<Rep>(
+      *instance.model, spec.implicit, spec.implicit_options, spec.t0, spec.h, spec.max_steps, y.data(),
+      times.data(), n_times, recorder.accelerations, states.data(), work.data(), stats, reached);
+  record_absolute_rows<Rep>(recorder, instance.mapping, states.data(), reached, row_size);
   if (status == InstanceStatus::ok && !recorder.recovered) return InstanceStatus::non_finite;
   return status;
 }
@@ -293,19 +99,16 @@ InstanceStatus run_rotation_matrix_instance(const Model& literal, const Compiled
                                             const double* constants, const Ensemble& ensemble, int i,
                                             const RunSpec& spec, const std::vector<double>& times, double* rows,
                                             double* kpi_state, IntegratorStats& stats) {
-  const AbsoluteMapping mapping = map_to_absolute(literal, RevoluteDriverGcon::angle, BodyAxisOrder::as_found);
-  const PackedDrivers drivers = pack_drivers(literal);
-  const std::unique_ptr<RunModel> model = run_model(mapping, drivers, compiled, constants);
+  const AbsoluteInstance instance =
+      prepare_absolute_instance(literal, compiled, constants, ensemble, i, BodyAxisOrder::as_found);
+  const AbsoluteMapping& mapping = instance.mapping;
+  AbsoluteRunModel* model = instance.model.get();
   RotationRun dynamics;
-  dynamics.model = model.get();
+  dynamics.model = model;
   const int nb = model->body_count, nx = dynamics.unknown_count();
+  RotationRunState state = rotation_matrix_state(mapping, start_body_states(literal, instance));
 
-  Eigen::VectorXd q0, v0;
-  joint_start(literal, ensemble, i, q0, v0);
-  const std::vector<double> q_start(q0.data(), q0.data() + q0.size()), v_start(v0.data(), v0.data() + v0.size());
-  RotationRunState state = rotation_matrix_state(mapping, world_body_states(literal, q_start, v_start));
-
-  BodySignalRecorder recorder(literal, compiled, constants, times, rows, kpi_state, q0);
+  BodySignalRecorder recorder(literal, compiled, constants, times, rows, kpi_state, instance.q0);
   std::vector<double> x_forward(static_cast<size_t>(RotationRun::NX));
   const auto record = [&](int index, double t, const RotationRunState& s) {
     recorder.record(index, t, rotation_matrix_body_states(mapping, s), [&] {
@@ -423,10 +226,8 @@ std::string absolute_run_refusal(const Model& literal_model) {
   return "";
 }
 
-EnsembleResult run_ensemble_absolute(AbsoluteCoordinates coordinates, const Model& model,
-                                     const CompiledModel& compiled, const Ensemble& ensemble, const RunSpec& spec,
-                                     const std::vector<double>& output_times, int threads, RunProgress* progress,
-                                     bool keep_series) {
+void check_absolute_run(AbsoluteCoordinates coordinates, const Model& model, const CompiledModel& compiled,
+                        const Ensemble& ensemble, const RunSpec& spec) {
   if (spec.method != Method::implicit)
     throw std::invalid_argument("model '" + model.name +
                                 "': absolute coordinates integrate the index-3 DAE with an implicit method only");
@@ -437,12 +238,18 @@ EnsembleResult run_ensemble_absolute(AbsoluteCoordinates coordinates, const Mode
       ensemble.nv != compiled.nv || ensemble.n_constants != compiled.n_constants)
     throw std::invalid_argument("run_ensemble_absolute: the ensemble was not built for model '" + model.name + "'");
   const int n = ensemble.n_instances;
-  {
-    std::vector<double> values(model.parameters.size());
-    for (size_t p = 0; p < values.size(); ++p) values[p] = n > 0 ? ensemble.parameter(static_cast<int>(p), 0) : 0.0;
-    const std::string refusal = absolute_run_refusal(apply_parameters(model, values));
-    if (!refusal.empty()) throw std::invalid_argument("model '" + model.name + "': " + refusal);
-  }
+  std::vector<double> values(model.parameters.size());
+  for (size_t p = 0; p < values.size(); ++p) values[p] = n > 0 ? ensemble.parameter(static_cast<int>(p), 0) : 0.0;
+  const std::string refusal = absolute_run_refusal(apply_parameters(model, values));
+  if (!refusal.empty()) throw std::invalid_argument("model '" + model.name + "': " + refusal);
+}
+
+EnsembleResult run_ensemble_absolute(AbsoluteCoordinates coordinates, const Model& model,
+                                     const CompiledModel& compiled, const Ensemble& ensemble, const RunSpec& spec,
+                                     const std::vector<double>& output_times, int threads, RunProgress* progress,
+                                     bool keep_series) {
+  check_absolute_run(coordinates, model, compiled, ensemble, spec);
+  const int n = ensemble.n_instances;
   EnsembleResult result = make_ensemble_result(n, output_times, compiled.n_outputs, keep_series);
   result.kpi_state.assign(static_cast<size_t>(n) * static_cast<size_t>(compiled.n_kpis) * kKpiStateDoubles, 0.0);
   threads = resolve_thread_count(threads, n);

@@ -13,9 +13,10 @@
 // are the same columns. The force elements' laws are the joint-coordinate engine's too (dynamics/force_laws.hpp),
 // with the instance's packed constants.
 //
-// One instantiation of the engine runs every model: capacities kAbsoluteRunBodies and kAbsoluteRunGcons, the
-// model's own counts at run time. Host only. Instance i's results depend on its inputs only (never on the thread
-// count); a failing instance (Newton, a singular matrix, re's gimbal lock) ends with its status and NaN from there.
+// One instantiation of the engine runs every model: capacities kAbsoluteRunBodies and kAbsoluteRunGcons
+// (absolute/absolute_run.hpp), the model's own counts at run time. Host only. Instance i's results depend on its
+// inputs only (never on the thread count); a failing instance (Newton, a singular matrix, re's gimbal lock) ends
+// with its status and NaN from there.
 #include <string>
 #include <vector>
 
@@ -28,9 +29,6 @@
 
 namespace myriad {
 
-constexpr int kAbsoluteRunBodies = 16;
-constexpr int kAbsoluteRunGcons = 96;
-
 enum class AbsoluteCoordinates { rp, re, rA };
 
 // "rp", "re" or "rA" to the enum; false for another name.
@@ -40,6 +38,12 @@ bool parse_absolute_coordinates(const std::string& name, AbsoluteCoordinates& ou
 // actuators or drivers the mapping cannot express, more bodies or GCONs than the capacities, more drivers or
 // spring-damper-actuators than the engine holds. O(model).
 std::string absolute_run_refusal(const Model& literal_model);
+
+// Throws std::invalid_argument when the run cannot go ahead: spec.method is not Method::implicit, rA with another
+// method than backward Euler, an ensemble built for another model, or absolute_run_refusal's reason (instance 0's
+// parameters), prefixed with the model's name.
+void check_absolute_run(AbsoluteCoordinates coordinates, const Model& model, const CompiledModel& compiled,
+                        const Ensemble& ensemble, const RunSpec& spec);
 
 // Runs the ensemble (spec.method must be Method::implicit; backward Euler for rA). Throws std::invalid_argument with
 // absolute_run_refusal's reason, prefixed with the model's name. threads <= 0: all hardware threads.

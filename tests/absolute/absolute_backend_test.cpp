@@ -13,6 +13,7 @@
 
 #include "api/myriad/myriad.hpp"
 #include "backends/absolute_backend.hpp"
+#include "backends/cuda_runner.hpp"
 #include "constraints/model_kinematics.hpp"
 #include "model/model_loader.hpp"
 #include "support/signal_difference.hpp"
@@ -236,6 +237,29 @@ TEST(AbsoluteBackend, RefusalsNameTheSettingAndTheReason) {
     FAIL() << "the reference backend took absolute coordinates";
   } catch (const api::SettingError& e) {
     EXPECT_EQ(e.setting(), "backend");
+  }
+  // cuda takes rp and re where a device is present (tests/gpu/absolute_cuda_test.cpp), never rA; without a device
+  // the refusal says why.
+  request.options.backend = "cuda";
+  request.options.coordinates = "rA";
+  request.options.integrator = "backward-euler";
+  try {
+    api::simulate(pendulum, request);
+    FAIL() << "rA ran on the cuda backend";
+  } catch (const api::SettingError& e) {
+    EXPECT_EQ(e.setting(), "backend");
+    EXPECT_NE(std::string(e.what()).find("cpu backend only"), std::string::npos) << e.what();
+  }
+  std::string device;
+  if (!cuda_device_available(&device)) {
+    request.options.coordinates = "rp";
+    try {
+      api::simulate(pendulum, request);
+      FAIL() << "rp ran on a cuda backend without a device";
+    } catch (const api::SettingError& e) {
+      EXPECT_EQ(e.setting(), "backend");
+      EXPECT_NE(std::string(e.what()).find(device), std::string::npos) << e.what();
+    }
   }
   request.options.backend = "cpu";
   request.options.coordinates = "ra";

@@ -1,5 +1,6 @@
 #pragma once
 // Test support: run a shipped model's ensemble on the CPU fast path.
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -31,6 +32,21 @@ inline Ensemble spread_first_parameter(const Model& model, const CompiledModel& 
       t.rows.push_back({base != 0.0 ? base * (0.8 + 0.4 * i / (n - 1)) : -0.1 + 0.2 * i / (n - 1)});
   }
   return build_ensemble(model, compiled, n, model.parameters.empty() ? nullptr : &t, {});
+}
+
+// n instances with the parameter `name` spread over +-20% of its default (which must not be 0).
+inline Ensemble spread_parameter(const Model& model, const CompiledModel& compiled, const std::string& name,
+                                 int n) {
+  ParameterTable t;
+  t.source = "generated";
+  t.names = {name};
+  double base = 0.0;
+  for (const Parameter& p : model.parameters)
+    if (p.name == name) base = p.value;
+  if (base == 0.0)
+    throw std::invalid_argument("spread_parameter: " + name + " is not a parameter with a default");
+  for (int i = 0; i < n; ++i) t.rows.push_back({base * (0.8 + 0.4 * i / (n - 1))});
+  return build_ensemble(model, compiled, n, &t, {});
 }
 
 inline RunSpec rk4(double h) {
