@@ -30,8 +30,9 @@
 //   G_wr = h^2 [F_w]_,r         G_ww = J + h (omega~ J - (J omega)~) + h^2 [F_w]_,theta Jr   G_wl = Phi_pi^T
 //   G_lr = Phi_r                G_lw = Phi_pi Jr                                            G_ll = 0
 // (F_r, F_w: F's translational and rotational rows). The seed tabulates F's variations per GCON (Tables
-// 3-6); here they come from the same GCON rows by forward differentiation (gcon_row on Dual<double, 12> poses
-// r + dr, A exp(dtheta~) at d = 0), so that the constraint math lives in one place. Seed erratum: eq. 38c's
+// 3-6); here they are closed forms from the GCONs' product structure (absolute/gcon_reaction_sensitivity.hpp;
+// equal to the GCON rows on dual numbers over the poses r + dr, A exp(dtheta~), which a test holds them to, and
+// which took about 80% of an rA step before session 24). Seed erratum: eq. 38c's
 // G_ww prints J - h (J omega~ - omega~ J + ...); the derivative of omega~ J omega in omega is omega~ J -
 // (J omega)~, not omega~ J - J omega~ (the dual-number test would see the difference).
 //
@@ -52,6 +53,7 @@
 
 #include "absolute/absolute_dynamics.hpp"
 #include "absolute/constraint_primitives.hpp"
+#include "absolute/gcon_reaction_sensitivity.hpp"
 #include "absolute/rotation_representation.hpp"
 #include "core/dual.hpp"
 #include "core/hd.hpp"
@@ -332,8 +334,8 @@ struct RotationMatrixDynamics {
   }
 
   // G^A of eq. 38 (nx x nx, row-major) at the iterate x whose advanced state is `next` and whose constraint
-  // Jacobian (residual's phi_q) is phi_q. Cost: nc evaluations of gcon_row on Dual<double, 12>, two per force
-  // element, and O(nx^2).
+  // Jacobian (residual's phi_q) is phi_q. Cost: nc closed-form 12 x 12 blocks, two evaluations per force
+  // element on Dual<double, 12>, and O(nx^2).
   MYRIAD_HD void iteration_matrix(double t, double h, const State& next, const double* x, const double* phi_q,
                                   RotationMatrixIterationMatrix kind, double* G) const {
     const int nb = body_count(), nc = gcon_count(), nv = velocity_count(), nx = unknown_count();
@@ -430,6 +432,35 @@ struct RotationMatrixDynamics {
     return InstanceStatus::newton_failed;
   }
 
+  // Body `body`'s pose on 12-wide duals with directions first..first + 5 = (dr, dtheta-bar): r + dr and A
+  // exp(dtheta~) to first order, A + A dtheta~ (eq. 12): d/dtheta_k = A e_k~, column j of which is A (e_k x
+  // e_j). Built directly rather than by rotation_update on duals (a 12-wide 3 x 3 product). Public for the
+  // tests' dual-number checks.
+  MYRIAD_HD static AbsolutePose<Dual<double, 12>, Mat3<Dual<double, 12>>> perturbed_pose(const State& s, int body,
+                                                                                         int first) {
+    using D = Dual<double, 12>;
+    AbsolutePose<D, Mat3<D>> p;
+    const AbsolutePose<double, Mat3<double>> base = pose(s, body);
+    for (int k = 0; k < 3; ++k) p.r[k] = D::variable(base.r[k], first + k);
+    const Mat3<double>& A = base.orientation;
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j) {
+        p.orientation.m[i][j] = D(A.m[i][j]);
+        for (int k = 0; k < 3; ++k) {
+          // e_k x e_j is e_after if j = next, -e_next if j = after, 0 if j = k
+          const int next = (k + 1) % 3, after = (k + 2) % 3;
+          p.orientation.m[i][j].d[first + 3 + k] = j == next ? A.m[i][after] : (j == after ? -A.m[i][next] : 0.0);
+        }
+      }
+    return p;
+  }
+
+  // 12 duals' derivatives as a 12 x 12 block (row k: value k's).
+  MYRIAD_HD static void dual_block(const Dual<double, 12>* values, double* block) {
+    for (int k = 0; k < 12; ++k)
+      for (int l = 0; l < 12; ++l) block[k * 12 + l] = values[k].d[l];
+  }
+
  private:
   // RSDAs first, then TSDAs, bushings and tires (the translational actuators act through their GCONs' rows instead).
   MYRIAD_HD int element_count() const {
@@ -494,28 +525,6 @@ struct RotationMatrixDynamics {
     pack_orientation(s.A[body - 1], x + 3);
   }
 
-  // Body `body`'s pose on 12-wide duals with directions first..first + 5 = (dr, dtheta-bar): r + dr and A
-  // exp(dtheta~) to first order, A + A dtheta~ (eq. 12): d/dtheta_k = A e_k~, column j of which is A (e_k x
-  // e_j). Built directly rather than by rotation_update on duals (a 12-wide 3 x 3 product).
-  MYRIAD_HD static AbsolutePose<Dual<double, 12>, Mat3<Dual<double, 12>>> perturbed_pose(const State& s, int body,
-                                                                                         int first) {
-    using D = Dual<double, 12>;
-    AbsolutePose<D, Mat3<D>> p;
-    const AbsolutePose<double, Mat3<double>> base = pose(s, body);
-    for (int k = 0; k < 3; ++k) p.r[k] = D::variable(base.r[k], first + k);
-    const Mat3<double>& A = base.orientation;
-    for (int i = 0; i < 3; ++i)
-      for (int j = 0; j < 3; ++j) {
-        p.orientation.m[i][j] = D(A.m[i][j]);
-        for (int k = 0; k < 3; ++k) {
-          // e_k x e_j is e_after if j = next, -e_next if j = after, 0 if j = k
-          const int next = (k + 1) % 3, after = (k + 2) % 3;
-          p.orientation.m[i][j].d[first + 3 + k] = j == next ? A.m[i][after] : (j == after ? -A.m[i][next] : 0.0);
-        }
-      }
-    return p;
-  }
-
   // Adds a GCON row's entries to row c of Phi_q (nv wide); the ground's columns are dropped.
   template <class S>
   MYRIAD_HD static void place_row(const GconRow<S, 3>& row, const Gcon<double>& g, S* out) {
@@ -537,9 +546,9 @@ struct RotationMatrixDynamics {
     for (int k = 0; k < 3; ++k) o[k] += r_part[k] * lambda, o[3 + k] += theta_part[k] * lambda;
   }
 
-  // scale x the 12 x 12 block d(generalized forces of bodies i, j)/d(directions) of `force` (12 duals: rows r,
-  // theta of body i, then of body j) added into G's dynamic rows and the two bodies' columns.
-  MYRIAD_HD void add_block(int body_i, int body_j, const Dual<double, 12>* force, double scale, double* G) const {
+  // scale x the 12 x 12 block d(generalized forces of bodies i, j)/d(directions) (row-major; rows r, theta of body
+  // i, then of body j; columns the same directions) added into G's dynamic rows and the two bodies' columns.
+  MYRIAD_HD void add_block(int body_i, int body_j, const double* block, double scale, double* G) const {
     const int nx = unknown_count();
     const int bodies[2] = {body_i, body_j};
     for (int side = 0; side < 2; ++side) {
@@ -551,31 +560,25 @@ struct RotationMatrixDynamics {
           const int column_offset = kPerBody * (bodies[other] - 1);
           for (int direction = 0; direction < kPerBody; ++direction)
             G[(row_offset + k) * nx + column_offset + direction] +=
-                scale * force[kPerBody * side + k].d[kPerBody * other + direction];
+                scale * block[(kPerBody * side + k) * 12 + kPerBody * other + direction];
         }
     }
   }
 
-  // scale x d(Phi_q^T lambda)/d(r_b, theta-bar_b) into G's dynamic rows and (r, theta) columns: per GCON, its
-  // row on the perturbed poses of both bodies (directions 0-5 body i, 6-11 body j): the first-order variation
-  // of the reaction forces and torques, what the seed tabulates in Tables 3-6. The translational actuators'
-  // rows likewise, with the multiplier -u(t) (their force is u Phi_q^T). O(nc) rows on 12-wide duals.
+  // scale x d(Phi_q^T lambda)/d(r_b, theta-bar_b) into G's dynamic rows and (r, theta) columns: per GCON, the
+  // first-order variation of its reaction forces and torques in closed form (what the seed tabulates in Tables
+  // 3-6: absolute/gcon_reaction_sensitivity.hpp). The translational actuators' rows likewise, with the
+  // multiplier -u(t) (their force is u Phi_q^T). O(nc) 12 x 12 blocks.
   MYRIAD_HD void reaction_sensitivities(double t, const State& s, const double* lambda, double scale,
                                         double* G) const {
-    using D = Dual<double, 12>;
     const int nc = gcon_count();
+    double block[144];
     for (int c = 0; c < nc + model->actuator_count; ++c) {
       const bool actuator = c >= nc;
       const Gcon<double>& gd = actuator ? model->actuators[c - nc].gcon : model->gcons[c];
-      const GconRow<D, 3> row = gcon_row(gcon_cast<D>(gd), perturbed_pose(s, gd.body_i, 0),
-                                         perturbed_pose(s, gd.body_j, 6), driving_value<D>(gd, t));
-      const D lambda_c(actuator ? -absolute_actuator_value(*model, model->actuators[c - nc].force, t) : lambda[c]);
-      D force[12];  // (Phi_r_i, Phi_pi_i, Phi_r_j, Phi_pi_j) lambda
-      for (int k = 0; k < 3; ++k) {
-        force[k] = row.phi_r_i[k] * lambda_c, force[3 + k] = row.phi_orientation_i[k] * lambda_c;
-        force[6 + k] = row.phi_r_j[k] * lambda_c, force[9 + k] = row.phi_orientation_j[k] * lambda_c;
-      }
-      add_block(gd.body_i, gd.body_j, force, scale, G);
+      const double weight = actuator ? -absolute_actuator_value(*model, model->actuators[c - nc].force, t) : lambda[c];
+      gcon_reaction_sensitivity(gd, pose(s, gd.body_i), pose(s, gd.body_j), weight, block);
+      add_block(gd.body_i, gd.body_j, block, scale, G);
     }
   }
 
@@ -613,7 +616,9 @@ struct RotationMatrixDynamics {
       const bool ground_i = bodies[0] == 0, ground_j = bodies[1] == 0;
       add_element_force(e, t, ground_i ? nullptr : x[0], ground_i ? nullptr : u[0], ground_j ? nullptr : x[1],
                         ground_j ? nullptr : u[1], ground_i ? nullptr : Q, ground_j ? nullptr : Q + 6);
-      add_block(bodies[0], bodies[1], Q, -scale, G);
+      double block[144];
+      dual_block(Q, block);
+      add_block(bodies[0], bodies[1], block, -scale, G);
     }
   }
 };

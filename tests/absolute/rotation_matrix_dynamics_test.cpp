@@ -284,3 +284,72 @@ TEST(RotationMatrixDynamics, KinematicsOfTheDrivenPendulumMatchesItsClosedForm) 
 
 }  // namespace
 }  // namespace myriad
+
+namespace myriad {
+namespace {
+
+// The closed forms of the reaction sensitivities (absolute/gcon_reaction_sensitivity.hpp, seed 002 Tables
+// 3-6) equal each GCON's row on dual numbers over the perturbed poses (the way the dual path takes them), for
+// every kind, at random poses, between two bodies and against the ground.
+TEST(RotationMatrixDynamics, ClosedFormReactionSensitivitiesEqualTheDualRowsOfEveryGcon) {
+  using Dynamics = RotationMatrixDynamics<2, 4>;
+  using D = Dual<double, 12>;
+  unsigned seed = 7;
+  const auto uniform = [&seed]() {  // in [-1, 1)
+    seed = seed * 1103515245u + 12345u;
+    return static_cast<double>((seed >> 8) & 0xFFFF) / 32768.0 - 1.0;
+  };
+  const auto vector = [&]() { return Vec3<double>{uniform(), uniform(), uniform()}; };
+  double worst = 0.0, largest = 0.0;
+  int compared = 0;
+  for (int draw = 0; draw < 20; ++draw) {
+    RotationMatrixState<2> s;
+    for (int b = 0; b < 2; ++b) {
+      s.r[b] = vector();
+      s.A[b] = rotation_about_axis(vector(), 3.0 * uniform());
+      s.r_dot[b] = s.omega_bar[b] = Vec3<double>::zero();
+    }
+    for (GconKind kind : {GconKind::dp1, GconKind::dp2, GconKind::d, GconKind::cd, GconKind::angle})
+      for (int body_j : {2, 0}) {
+        Gcon<double> g{};
+        g.kind = kind;
+        g.body_i = 1;
+        g.body_j = body_j;
+        g.a_bar_i = vector(), g.a_bar_j = vector(), g.s_bar_i_P = vector(), g.s_bar_j_Q = vector();
+        g.c = Vec3<double>{0.0, 1.0, 0.0};
+        g.driver = -1;
+        if (kind == GconKind::angle) {  // f-bar_i, g-bar_i perpendicular to a hinge axis, f-bar_j too
+          const Vec3<double> h{0.0, 0.0, 1.0};
+          g.a_bar_i = Vec3<double>{1.0, 0.0, 0.0}, g.s_bar_i_P = cross(h, g.a_bar_i);
+          g.a_bar_j = Vec3<double>{std::cos(draw), std::sin(draw), 0.0};
+        }
+        const double lambda = 1.7 * uniform();
+        double closed[144], dual[144];
+        gcon_reaction_sensitivity(g, Dynamics::pose(s, 1), Dynamics::pose(s, body_j), lambda, closed);
+        const DrivingValue<D> none{D(0.0), D(0.0), D(0.0)};
+        const GconRow<D, 3> row = gcon_row(gcon_cast<D>(g), Dynamics::perturbed_pose(s, 1, 0),
+                                           Dynamics::perturbed_pose(s, body_j, 6), none);
+        D force[12];
+        for (int k = 0; k < 3; ++k) {
+          force[k] = row.phi_r_i[k] * lambda, force[3 + k] = row.phi_orientation_i[k] * lambda;
+          force[6 + k] = row.phi_r_j[k] * lambda, force[9 + k] = row.phi_orientation_j[k] * lambda;
+        }
+        Dynamics::dual_block(force, dual);
+        const int columns = body_j == 0 ? 6 : 12;  // the ground's directions are not variables
+        for (int k = 0; k < columns; ++k)
+          for (int l = 0; l < columns; ++l) {
+            worst = std::fmax(worst, std::abs(closed[k * 12 + l] - dual[k * 12 + l]));
+            largest = std::fmax(largest, std::abs(dual[k * 12 + l]));
+          }
+        ++compared;
+      }
+  }
+  std::printf("%d GCON blocks: closed form against dual rows %.1e (largest entry %.2g)\n", compared, worst,
+              largest);
+  EXPECT_EQ(compared, 200);
+  EXPECT_GT(largest, 0.5);
+  EXPECT_LT(worst, 1e-13 * largest);
+}
+
+}  // namespace
+}  // namespace myriad
