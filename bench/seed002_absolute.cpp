@@ -118,6 +118,7 @@ std::vector<Row> study_rotation_matrix(RotationMatrixIterationMatrix kind) {
   using Dynamics = RotationMatrixDynamics<NB, 5 * NB>;
   Dynamics dynamics;
   dynamics.model = &model;
+  std::vector<double> scratch(static_cast<size_t>(dynamics.integration_scratch_size()));
   double ref[3];
   reference_motion<EulerParameterCoordinates, NB>(ref);
   std::vector<Row> rows;
@@ -133,7 +134,7 @@ std::vector<Row> study_rotation_matrix(RotationMatrixIterationMatrix kind) {
       state = seed002_rotation_matrix_start<NB>();
       stats = ImplicitStats();
       status = integrate_rotation_matrix_backward_euler(dynamics, 0.0, 1.0 / steps, steps, state, x, ImplicitOptions(),
-                                                        kind, stats,
+                                                        kind, stats, scratch.data(),
                                                         [](long long, double, const RotationMatrixState<NB>&,
                                                            const double*) {});
       ++runs, total_steps += stats.steps;

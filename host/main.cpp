@@ -108,8 +108,8 @@ int main(int argc, char** argv) {
   sim_cmd->add_option("--coordinates", sim.coordinates,
                       "joint (default) | rp | re | rA: rp and re integrate the model in seed 002's absolute "
                       "coordinates (Euler parameters, ZXZ Euler angles) on the index-3 DAE with an implicit "
-                      "--integrator, rA (rotation matrices on SO(3)) with backward-euler only; cpu backend, the same "
-                      "output signals")
+                      "--integrator, rA (rotation matrices on SO(3)) with backward-euler only; cpu backend (auto) or "
+                      "cuda, the same output signals")
       ->check(CLI::IsMember({"joint", "rp", "re", "rA"}));
   sim_cmd->add_option("--out", sim.out, "output CSV file, or an HDF5 results file (.h5: streamed in chunks)");
   sim_cmd->add_option("--chunk", sim.chunk,

@@ -228,8 +228,29 @@ struct RotationMatrixDynamics {
 
   // The same, into the unknown layout of a step (x = (r''_b, omega-bar'_b per body, then lambda)).
   MYRIAD_HD bool accelerations(double t, const State& s, double* x) const {
+    double scratch[NX * NX + NC + NC * NV];
+    return accelerations(t, s, x, scratch);
+  }
+
+  // The scratch of the forward dynamics and of a backward Euler step at the model's own sizes, in doubles: the
+  // capacity-sized arrays the overloads without scratch put on the stack (about 300 KB at 16 bodies and 96
+  // GCONs, more than a device thread may hold, so integrate_rotation_matrix_instance passes workspace memory).
+  MYRIAD_HD int forward_scratch_size() const {
+    const int nc = gcon_count(), nv = velocity_count(), nx = unknown_count();
+    return nx * nx + nc + nc * nv;
+  }
+  MYRIAD_HD int step_scratch_size() const {
+    const int nc = gcon_count(), nv = velocity_count(), nx = unknown_count();
+    return nx + nx * nx + nc * nv;
+  }
+  MYRIAD_HD int integration_scratch_size() const { return step_scratch_size() + forward_scratch_size(); }
+
+  // The same in the caller's scratch (forward_scratch_size() doubles).
+  MYRIAD_HD bool accelerations(double t, const State& s, double* x, double* scratch) const {
     const int nb = body_count(), nc = gcon_count(), nv = velocity_count(), nx = unknown_count();
-    double matrix[NX * NX], phi[NC], jacobian[NC * NV];
+    double* matrix = scratch;
+    double* phi = matrix + nx * nx;
+    double* jacobian = phi + nc;
     int pivots[NX];
     for (int i = 0; i < nx * nx; ++i) matrix[i] = 0.0;
     for (int b = 0; b < nb; ++b) {
@@ -267,7 +288,11 @@ struct RotationMatrixDynamics {
   // The start of an integration: x at a consistent (t0, state) from the index-1 system. Returns ok,
   // singular_matrix (the matrix above could not be factored) or non_finite.
   MYRIAD_HD InstanceStatus start(double t0, const State& s, double* x) const {
-    if (accelerations(t0, s, x)) return InstanceStatus::ok;
+    double scratch[NX * NX + NC + NC * NV];
+    return start(t0, s, x, scratch);
+  }
+  MYRIAD_HD InstanceStatus start(double t0, const State& s, double* x, double* scratch) const {
+    if (accelerations(t0, s, x, scratch)) return InstanceStatus::ok;
     for (int i = 0; i < unknown_count(); ++i)
       if (!std::isfinite(x[i])) return InstanceStatus::non_finite;
     return InstanceStatus::singular_matrix;
@@ -397,8 +422,18 @@ struct RotationMatrixDynamics {
   backward_euler_step(double t, double h, const State& current, double* x, State& next, int& iterations,
                       const ImplicitOptions& options = ImplicitOptions(),
                       RotationMatrixIterationMatrix kind = RotationMatrixIterationMatrix::exact) const {
+    double scratch[NX + NX * NX + NC * NV];
+    return backward_euler_step(t, h, current, x, next, iterations, options, kind, scratch);
+  }
+
+  // The same in the caller's scratch (step_scratch_size() doubles).
+  MYRIAD_HD InstanceStatus backward_euler_step(double t, double h, const State& current, double* x, State& next,
+                                               int& iterations, const ImplicitOptions& options,
+                                               RotationMatrixIterationMatrix kind, double* scratch) const {
     const int nb = body_count(), nc = gcon_count(), nv = velocity_count(), nx = unknown_count();
-    double g[NX], G[NX * NX], phi_q[NC * NV];
+    double* g = scratch;
+    double* G = g + nx;
+    double* phi_q = G + nx * nx;
     int pivots[NX];
     double previous_norm = 0.0;
     for (iterations = 1; iterations <= options.max_newton_iterations; ++iterations) {
@@ -635,20 +670,23 @@ struct RotationMatrixDynamics {
 // falls to 1e3 in one step of 1.4e-3 s; extrapolated from there, Newton's iterates turn the bodies by radians
 // within a step, where the rotations' nonlinearity leads it to a spurious root (multipliers of 2e6 N) and then to
 // newton_failed, while from the last point it converges in 2.9 iterations per step. On return `state` and x hold
-// the last point; the status is ok or the failing step's.
+// the last point; the status is ok or the failing step's. scratch:
+// dynamics.integration_scratch_size() doubles (the forward dynamics' part after the step's; the
+// observer may use that part for forward dynamics of its own, which no step holds between calls).
 template <int NB, int NC, class Observer>
 MYRIAD_HD InstanceStatus integrate_rotation_matrix_backward_euler(
     const RotationMatrixDynamics<NB, NC>& dynamics, double t0, double h, long long steps,
     RotationMatrixState<NB>& state, double* x, const ImplicitOptions& options,
-    RotationMatrixIterationMatrix kind, ImplicitStats& stats, Observer&& observer) {
-  const InstanceStatus started = dynamics.start(t0, state, x);
+    RotationMatrixIterationMatrix kind, ImplicitStats& stats, double* scratch, Observer&& observer) {
+  const InstanceStatus started = dynamics.start(t0, state, x, scratch + dynamics.step_scratch_size());
   if (started != InstanceStatus::ok) return started;
   observer(0LL, t0, static_cast<const RotationMatrixState<NB>&>(state), static_cast<const double*>(x));
   RotationMatrixState<NB> next;
   for (long long step = 1; step <= steps; ++step) {
     const double t = t0 + static_cast<double>(step) * h;
     int iterations = 0;
-    const InstanceStatus status = dynamics.backward_euler_step(t, h, state, x, next, iterations, options, kind);
+    const InstanceStatus status =
+        dynamics.backward_euler_step(t, h, state, x, next, iterations, options, kind, scratch);
     ++stats.steps, ++stats.points;
     stats.newton_iterations += iterations;
     stats.residual_evaluations += iterations;

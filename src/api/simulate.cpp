@@ -117,8 +117,8 @@ bool is_set(const std::atomic<bool>* flag) { return flag != nullptr && flag->loa
 // Whether a request integrates in absolute coordinates (RunOptions::coordinates rp or re).
 bool absolute_request(const RunOptions& o) { return o.coordinates && *o.coordinates != "joint"; }
 
-// An absolute-coordinate run's checks: an implicit method, the cpu backend (auto resolves to it) or, for rp and re,
-// cuda where a device is present, no GPU strategy settings, a model the mapping expresses whole (its parameter
+// An absolute-coordinate run's checks: an implicit method, the cpu backend (auto resolves to it) or cuda where a
+// device is present, no GPU strategy settings, a model the mapping expresses whole (its parameter
 // defaults applied: parameters change no structure). Throws SettingError naming the setting.
 void check_absolute_request(const RunOptions& o, const ModelImpl& m, const ResolvedRun& run) {
   const SettingNames names;
@@ -130,9 +130,6 @@ void check_absolute_request(const RunOptions& o, const ModelImpl& m, const Resol
     throw SettingError("integrator", names.given("integrator", "'" + run.integrator + "'") + ": " + given +
                                          " integrates with its own backward Euler on SO(3) (seed 002 eqs. 32-38) "
                                          "only: backward-euler");
-  if (o.backend == "cuda" && *o.coordinates == "rA")
-    throw SettingError("backend", names.given("backend", "'cuda'") + ": " + given +
-                                      " runs on the cpu backend only (rp and re run on cuda too)");
   if (o.backend != "auto" && o.backend != "cpu" && o.backend != "cuda")
     throw SettingError("backend", names.given("backend", "'" + o.backend + "'") + ": " + given +
                                       " runs on the cpu and cuda backends only");

@@ -14,8 +14,7 @@ namespace myriad {
 namespace {
 
 BodyAxisOrder batch_axes(AbsoluteCoordinates coordinates) {
-  return coordinates == AbsoluteCoordinates::rp ? BodyAxisOrder::as_found
-                                                : BodyAxisOrder::z_away_from_world_z;
+  return coordinates == AbsoluteCoordinates::re ? BodyAxisOrder::z_away_from_world_z : BodyAxisOrder::as_found;
 }
 
 // Runs work(i) for i in [0, count) on `threads` host threads, in blocks.
@@ -30,14 +29,38 @@ void for_each_instance(int count, int threads, const Work& work) {
   });
 }
 
-template <class Rep>
-std::vector<double> batch_start(const Model& literal, const AbsoluteInstance& instance) {
-  return absolute_state<Rep>(instance.mapping, start_body_states(literal, instance));
+std::vector<double> batch_start(AbsoluteCoordinates coordinates, const Model& literal,
+                                const AbsoluteInstance& instance) {
+  const std::vector<WorldBodyState> bodies = start_body_states(literal, instance);
+  switch (coordinates) {
+    case AbsoluteCoordinates::rp:
+      return absolute_state<EulerParameterCoordinates>(instance.mapping, bodies);
+    case AbsoluteCoordinates::re:
+      return absolute_state<EulerAngleCoordinates>(instance.mapping, bodies);
+    case AbsoluteCoordinates::rA:
+      break;
+  }
+  return rotation_matrix_start(instance.mapping, bodies);
 }
 
-template <class Rep>
-long long batch_workspace(const AbsoluteRunModel& model) {
-  return absolute_instance_workspace_size<Rep>(model);
+long long batch_workspace(AbsoluteCoordinates coordinates, const AbsoluteRunModel& model) {
+  switch (coordinates) {
+    case AbsoluteCoordinates::rp:
+      return absolute_instance_workspace_size<EulerParameterCoordinates>(model);
+    case AbsoluteCoordinates::re:
+      return absolute_instance_workspace_size<EulerAngleCoordinates>(model);
+    case AbsoluteCoordinates::rA:
+      break;
+  }
+  return rotation_matrix_instance_workspace_size(model);
+}
+
+// The row size of an instance whose state has ny values: rp and re's state and q'' (ny / 2), rA's state and
+// (r'', omega-bar') per body.
+int batch_row_size(AbsoluteCoordinates coordinates, int ny, bool accelerations) {
+  if (coordinates == AbsoluteCoordinates::rA)
+    return rotation_matrix_row_size(ny / kRotationMatrixBodyValues, accelerations);
+  return absolute_row_size(ny, ny / 2, accelerations);
 }
 
 }  // namespace
@@ -45,10 +68,6 @@ long long batch_workspace(const AbsoluteRunModel& model) {
 AbsoluteBatch prepare_absolute_batch(AbsoluteCoordinates coordinates, const Model& model,
                                      const CompiledModel& compiled, const Ensemble& ensemble, int first,
                                      int count, const std::vector<double>& output_times, int threads) {
-  if (coordinates == AbsoluteCoordinates::rA)
-    throw std::invalid_argument("model '" + model.name +
-                                "': rA's backward Euler on SO(3) has no batch form (its "
-                                "matrices are on the stack); run it on the cpu backend");
   AbsoluteBatch batch;
   batch.coordinates = coordinates;
   batch.first = first;
@@ -60,7 +79,6 @@ AbsoluteBatch prepare_absolute_batch(AbsoluteCoordinates coordinates, const Mode
   batch.constants.assign(static_cast<size_t>(count) * static_cast<size_t>(batch.constant_stride), 0.0);
   batch.status.assign(static_cast<size_t>(count), static_cast<int>(InstanceStatus::ok));
   std::vector<std::vector<double>> starts(static_cast<size_t>(count));
-  const bool rp = coordinates == AbsoluteCoordinates::rp;
   for_each_instance(count, threads, [&](int k) {
     const size_t index = static_cast<size_t>(k);
     std::vector<double> values(model.parameters.size());
@@ -70,8 +88,7 @@ AbsoluteBatch prepare_absolute_batch(AbsoluteCoordinates coordinates, const Mode
       ensemble.gather_constants(first + k, constants);
       batch.instances[index] = prepare_absolute_instance(literal, compiled, constants, ensemble, first + k,
                                                          batch_axes(coordinates));
-      starts[index] = rp ? batch_start<EulerParameterCoordinates>(literal, batch.instances[index])
-                         : batch_start<EulerAngleCoordinates>(literal, batch.instances[index]);
+      starts[index] = batch_start(coordinates, literal, batch.instances[index]);
     } catch (const std::exception&) {
       batch.status[index] = static_cast<int>(InstanceStatus::non_finite);  // the start does not assemble
     }
@@ -88,11 +105,9 @@ AbsoluteBatch prepare_absolute_batch(AbsoluteCoordinates coordinates, const Mode
                              std::to_string(ny) + " state values, instance " + std::to_string(first) +
                              "'s batch " + std::to_string(batch.ny));
     const AbsoluteRunModel& m = *batch.instances[index].model;
-    batch.work_size = std::max(batch.work_size, rp ? batch_workspace<EulerParameterCoordinates>(m)
-                                                   : batch_workspace<EulerAngleCoordinates>(m));
+    batch.work_size = std::max(batch.work_size, batch_workspace(coordinates, m));
   }
-  batch.nq = batch.ny / 2;
-  batch.row_size = absolute_row_size(batch.ny, batch.nq, batch.accelerations);
+  batch.row_size = batch_row_size(coordinates, batch.ny, batch.accelerations);
   batch.starts.assign(static_cast<size_t>(count) * static_cast<size_t>(batch.ny), 0.0);
   batch.models.resize(static_cast<size_t>(count));
   batch.driver_offsets.assign(static_cast<size_t>(count) * kMaxAbsoluteDrivers, -1);
@@ -141,16 +156,27 @@ AbsoluteBatchRun run_absolute_batch_on_host(AbsoluteBatch& batch, const Compiled
     if (run.status[index] != static_cast<int>(InstanceStatus::ok)) continue;
     double* y = batch.starts.data() + index * static_cast<size_t>(batch.ny);
     double* rows = run.rows.data() + index * rows_per_instance;
-    const InstanceStatus status =
-        batch.coordinates == AbsoluteCoordinates::rp
-            ? integrate_absolute_instance<EulerParameterCoordinates>(
-                  batch.models[index], spec.implicit, spec.implicit_options, spec.t0, spec.h, spec.max_steps,
-                  y, output_times.data(), batch.n_times, batch.accelerations, rows, work.data(),
-                  run.stats[index], run.reached[index])
-            : integrate_absolute_instance<EulerAngleCoordinates>(
-                  batch.models[index], spec.implicit, spec.implicit_options, spec.t0, spec.h, spec.max_steps,
-                  y, output_times.data(), batch.n_times, batch.accelerations, rows, work.data(),
-                  run.stats[index], run.reached[index]);
+    AbsoluteRunModel& m = batch.models[index];
+    IntegratorStats& stats = run.stats[index];
+    int& reached = run.reached[index];
+    InstanceStatus status = InstanceStatus::ok;
+    switch (batch.coordinates) {
+      case AbsoluteCoordinates::rp:
+        status = integrate_absolute_instance<EulerParameterCoordinates>(
+            m, spec.implicit, spec.implicit_options, spec.t0, spec.h, spec.max_steps, y, output_times.data(),
+            batch.n_times, batch.accelerations, rows, work.data(), stats, reached);
+        break;
+      case AbsoluteCoordinates::re:
+        status = integrate_absolute_instance<EulerAngleCoordinates>(
+            m, spec.implicit, spec.implicit_options, spec.t0, spec.h, spec.max_steps, y, output_times.data(),
+            batch.n_times, batch.accelerations, rows, work.data(), stats, reached);
+        break;
+      case AbsoluteCoordinates::rA:
+        status = integrate_rotation_matrix_instance(m, spec.implicit_options, spec.t0, spec.h, spec.max_steps, y,
+                                                    output_times.data(), batch.n_times, batch.accelerations, rows,
+                                                    work.data(), stats, reached);
+        break;
+    }
     run.status[index] = static_cast<int>(status);
   }
   return run;
@@ -177,12 +203,19 @@ void record_absolute_batch(const AbsoluteBatch& batch, const AbsoluteBatchRun& r
         BodySignalRecorder recorder(literal, compiled, constants, output_times, signals.data(), kpi_state,
                                     instance.q0);
         const double* rows = run.rows.data() + local * rows_per_instance;
-        if (batch.coordinates == AbsoluteCoordinates::rp)
-          record_absolute_rows<EulerParameterCoordinates>(recorder, instance.mapping, rows,
-                                                          run.reached[local], batch.row_size);
-        else
-          record_absolute_rows<EulerAngleCoordinates>(recorder, instance.mapping, rows, run.reached[local],
-                                                      batch.row_size);
+        const int reached = run.reached[local];
+        switch (batch.coordinates) {
+          case AbsoluteCoordinates::rp:
+            record_absolute_rows<EulerParameterCoordinates>(recorder, instance.mapping, rows, reached,
+                                                            batch.row_size);
+            break;
+          case AbsoluteCoordinates::re:
+            record_absolute_rows<EulerAngleCoordinates>(recorder, instance.mapping, rows, reached, batch.row_size);
+            break;
+          case AbsoluteCoordinates::rA:
+            record_rotation_matrix_rows(recorder, instance.mapping, rows, reached, batch.row_size);
+            break;
+        }
         if (status == InstanceStatus::ok && !recorder.recovered) status = InstanceStatus::non_finite;
       } catch (const std::exception&) {
         status = InstanceStatus::non_finite;  // joint coordinates that cannot be recovered from the bodies

@@ -1,15 +1,17 @@
 #pragma once
-// A chunk of a model file's absolute-coordinate ensemble (rp, re) laid out as the cuda kernel reads it
+// A chunk of a model file's absolute-coordinate ensemble (rp, re, rA) laid out as the cuda kernels read it
 // (kernels/absolute_kernel.cuh): every instance's engine model (a copy whose pointers name the memory the
 // kernel will read: the compiled model, the instance's packed constants, its drivers' coefficients), its
 // start, and the sizes of its output rows and workspace. Preparing and recording are host work with no CUDA
 // in them, so the layout is tested without a device: run_absolute_batch_on_host is the kernel's body on the
-// CPU (the same integrate_absolute_instance per instance, over the same arrays), and its results must equal
+// CPU (the same integrate_absolute_instance, or integrate_rotation_matrix_instance for rA, per instance, over the
+// same arrays), and its results must equal
 // the cpu backend's bit for bit (tests/absolute/absolute_batch_test.cpp). backends/absolute_cuda.cpp places
 // the same batch in device memory and launches the kernel over it.
 #include <vector>
 
 #include "absolute/absolute_run.hpp"
+#include "absolute/rotation_matrix_run.hpp"
 #include "backends/absolute_backend.hpp"
 #include "backends/absolute_instance.hpp"
 #include "core/status.hpp"
@@ -24,10 +26,10 @@ namespace myriad {
 struct AbsoluteBatch {
   AbsoluteCoordinates coordinates = AbsoluteCoordinates::rp;
   int first = 0, count = 0;       // instances first .. first + count - 1 of the ensemble
-  int ny = 0, nq = 0;             // the engine's state and coordinate counts (the same for every instance)
-  int n_times = 0, row_size = 0;  // output rows per instance, doubles per row (absolute_row_size)
+  int ny = 0;                     // the engine's state count (the same for every instance; rA's layout for rA)
+  int n_times = 0, row_size = 0;  // output rows per instance, doubles per row (absolute_row_size, rA's own)
   long long work_size = 0;        // workspace doubles per instance (the largest instance's)
-  bool accelerations = false;     // the model's outputs read accelerations: rows carry q''
+  bool accelerations = false;     // the model's outputs read accelerations: rows carry q'' (rA: r'', omega-bar')
   int constant_stride = 0;        // doubles of packed constants per instance
   std::vector<AbsoluteInstance> instances;  // the host side: mapping, drivers, joint-coordinate start
   std::vector<AbsoluteRunModel> models;     // the kernel's copies (place_absolute_batch sets their pointers)
@@ -38,10 +40,9 @@ struct AbsoluteBatch {
   std::vector<int> status;                // InstanceStatus: ok, or why the instance could not be prepared
 };
 
-// Prepares instances first .. first + count - 1 (coordinates rp or re) on `threads` host threads: each
-// literal model mapped, its start assembled and turned into the bodies' state. An instance whose start does
-// not assemble gets status non_finite and is not run. Throws std::invalid_argument for rA (its integrator has
-// no batch form).
+// Prepares instances first .. first + count - 1 on `threads` host threads: each literal model mapped, its
+// start assembled and turned into the bodies' state. An instance whose start does not assemble gets status
+// non_finite and is not run.
 AbsoluteBatch prepare_absolute_batch(AbsoluteCoordinates coordinates, const Model& model,
                                      const CompiledModel& compiled, const Ensemble& ensemble, int first,
                                      int count, const std::vector<double>& output_times, int threads);
@@ -61,7 +62,7 @@ struct AbsoluteBatchRun {
 };
 
 // The kernel's body on the CPU: places the batch at its own host arrays and runs integrate_absolute_instance
-// on every prepared instance, one after another.
+// (integrate_rotation_matrix_instance for rA) on every prepared instance, one after another.
 AbsoluteBatchRun run_absolute_batch_on_host(AbsoluteBatch& batch, const CompiledModel& compiled,
                                             const RunSpec& spec, const std::vector<double>& output_times);
 

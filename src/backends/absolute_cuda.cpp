@@ -60,11 +60,6 @@ EnsembleResult run_ensemble_absolute_cuda(AbsoluteCoordinates coordinates, const
                                           const RunSpec& spec, const std::vector<double>& output_times,
                                           int threads, const CudaRunOptions& options) {
   check_absolute_run(coordinates, model, compiled, ensemble, spec);
-  if (coordinates == AbsoluteCoordinates::rA)
-    throw std::invalid_argument(
-        "model '" + model.name +
-        "': rA runs on the cpu backend only (its backward Euler on "
-        "SO(3) keeps capacity-sized matrices on the stack, which a device thread cannot hold)");
   if (options.threads_per_block < 1 || options.threads_per_block > 1024)
     throw std::invalid_argument("threads_per_block " + std::to_string(options.threads_per_block) +
                                 " is outside 1..1024");
@@ -137,10 +132,19 @@ EnsembleResult run_ensemble_absolute_cuda(AbsoluteCoordinates coordinates, const
     p.t0 = spec.t0;
     p.h = spec.h;
     p.max_steps = spec.max_steps;
-    cuda::check(coordinates == AbsoluteCoordinates::rp
-                    ? cuda::launch_absolute_rp(p, options.threads_per_block, stream.stream)
-                    : cuda::launch_absolute_re(p, options.threads_per_block, stream.stream),
-                "absolute kernel launch");
+    cudaError_t launched = cudaSuccess;
+    switch (coordinates) {
+      case AbsoluteCoordinates::rp:
+        launched = cuda::launch_absolute_rp(p, options.threads_per_block, stream.stream);
+        break;
+      case AbsoluteCoordinates::re:
+        launched = cuda::launch_absolute_re(p, options.threads_per_block, stream.stream);
+        break;
+      case AbsoluteCoordinates::rA:
+        launched = cuda::launch_absolute_ra(p, options.threads_per_block, stream.stream);
+        break;
+    }
+    cuda::check(launched, "absolute kernel launch");
     cuda::check(cudaStreamSynchronize(stream.stream), "absolute kernel");
 
     AbsoluteBatchRun run;

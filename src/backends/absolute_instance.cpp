@@ -1,5 +1,6 @@
 #include "backends/absolute_instance.hpp"
 
+#include <cmath>
 #include <stdexcept>
 #include <string>
 
@@ -78,6 +79,70 @@ std::vector<WorldBodyState> start_body_states(const Model& literal, const Absolu
   const std::vector<double> q(instance.q0.data(), instance.q0.data() + instance.q0.size());
   const std::vector<double> v(instance.v0.data(), instance.v0.data() + instance.v0.size());
   return world_body_states(literal, q, v);
+}
+
+std::vector<double> rotation_matrix_start(const AbsoluteMapping& mapping, const std::vector<WorldBodyState>& bodies) {
+  RotationRunState s;
+  for (size_t b = 0; b < bodies.size(); ++b) {
+    s.A[b] = bodies[b].R_WB * mapping.bodies[b].R_BP;
+    s.r[b] = bodies[b].p_cm;
+    s.r_dot[b] = bodies[b].v_cm;
+    s.omega_bar[b] = transpose_times(s.A[b], bodies[b].w);
+  }
+  const int nb = static_cast<int>(bodies.size());
+  std::vector<double> y(static_cast<size_t>(kRotationMatrixBodyValues * nb));
+  pack_rotation_matrix_state(s, nb, y.data());
+  return y;
+}
+
+namespace {
+
+// Body b's A from rA's state layout (row by row after r).
+Mat3<double> rotation_matrix_of(const double* y, int b) {
+  const double* o = y + kRotationMatrixBodyValues * b + 3;
+  Mat3<double> A;
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) A.m[i][j] = o[3 * i + j];
+  return A;
+}
+
+std::vector<kinematics::BodyKinematics> rotation_matrix_body_states(const AbsoluteMapping& mapping,
+                                                                    const double* y) {
+  std::vector<kinematics::BodyKinematics> bodies(mapping.bodies.size());
+  for (size_t b = 0; b < bodies.size(); ++b) {
+    const double* o = y + kRotationMatrixBodyValues * b;
+    bodies[b] = absolute_body_kinematics(mapping, static_cast<int>(b), rotation_matrix_of(y, static_cast<int>(b)),
+                                         o, o + 12, Vec3<double>{o[15], o[16], o[17]});
+  }
+  return bodies;
+}
+
+// The bodies' accelerations r'' and A omega-bar' (omega = A omega-bar: omega' = A (omega-bar x omega-bar +
+// omega-bar') = A omega-bar') from (r'', omega-bar') per body.
+std::vector<kinematics::BodyAcceleration> rotation_matrix_body_accelerations(const double* y, const double* a,
+                                                                             int n) {
+  std::vector<kinematics::BodyAcceleration> out(static_cast<size_t>(n));
+  for (int b = 0; b < n; ++b) {
+    const double* ab = a + RotationRun::kPerBody * b;
+    const Vec3<double> alpha = rotation_matrix_of(y, b) * Vec3<double>{ab[3], ab[4], ab[5]};
+    out[static_cast<size_t>(b)].a_cm_W = Eigen::Vector3d(ab[0], ab[1], ab[2]);
+    out[static_cast<size_t>(b)].alpha_W = Eigen::Vector3d(alpha.x, alpha.y, alpha.z);
+  }
+  return out;
+}
+
+}  // namespace
+
+void record_rotation_matrix_rows(BodySignalRecorder& recorder, const AbsoluteMapping& mapping, const double* rows,
+                                 int reached, int row_size) {
+  const int nb = static_cast<int>(mapping.bodies.size()), ny = kRotationMatrixBodyValues * nb;
+  for (int k = 0; k < reached; ++k) {
+    const double* row = rows + static_cast<size_t>(k) * static_cast<size_t>(row_size);
+    recorder.record(k, recorder.times[static_cast<size_t>(k)], rotation_matrix_body_states(mapping, row), [&] {
+      if (std::isnan(row[ny])) return std::vector<kinematics::BodyAcceleration>();
+      return rotation_matrix_body_accelerations(row, row + ny, nb);
+    });
+  }
 }
 
 }  // namespace myriad

@@ -1,9 +1,9 @@
 #pragma once
 // The host side of one model-file instance in absolute coordinates, shared by the cpu backend
-// (backends/absolute_backend.cpp: rp, re, rA) and the cuda backend's host half (backends/absolute_cuda.cpp:
-// rp, re). Before the integration: the instance's model (its parameters applied) mapped onto bodies and
+// (backends/absolute_backend.cpp) and the cuda backend's host half (backends/absolute_cuda.cpp), rp, re and rA.
+// Before the integration: the instance's model (its parameters applied) mapped onto bodies and
 // GCONs, with its drivers packed and its force laws pointing at the compiled model and the instance's
-// constants, and its start from the joint-coordinate initial state. After it: the bodies' states at the
+// constants, and its start from the joint-coordinate initial state (rA's too). After it: the bodies' states at the
 // output times turned back into the model's signals and KPIs (BodySignalRecorder). Host only (Eigen
 // kinematics).
 #include <Eigen/Dense>
@@ -13,6 +13,7 @@
 
 #include "absolute/absolute_run.hpp"
 #include "absolute/model_mapping.hpp"
+#include "absolute/rotation_matrix_run.hpp"
 #include "constraints/model_kinematics.hpp"
 #include "dynamics/output_signals.hpp"
 #include "dynamics/tree_kinematics.hpp"
@@ -67,6 +68,10 @@ AbsoluteInstance prepare_absolute_instance(const Model& literal, const CompiledM
 
 // The world states of the mapped bodies at the instance's joint-coordinate start.
 std::vector<WorldBodyState> start_body_states(const Model& literal, const AbsoluteInstance& instance);
+
+// rA's start (absolute/rotation_matrix_run.hpp's layout) from the mapped bodies' world states: A = R_WB R_BP,
+// omega-bar = A^T w.
+std::vector<double> rotation_matrix_start(const AbsoluteMapping& mapping, const std::vector<WorldBodyState>& bodies);
 
 // The model bodies' poses and velocities at the engine's y (rp, re).
 template <class Rep>
@@ -183,5 +188,11 @@ void record_absolute_rows(BodySignalRecorder& recorder, const AbsoluteMapping& m
     });
   }
 }
+
+// Records output rows 0 .. reached - 1 of integrate_rotation_matrix_instance (absolute/rotation_matrix_run.hpp;
+// row_size doubles each: the rA state, then (r'', omega-bar') per body where the recorder reads accelerations, NaN
+// where they failed).
+void record_rotation_matrix_rows(BodySignalRecorder& recorder, const AbsoluteMapping& mapping, const double* rows,
+                                 int reached, int row_size);
 
 }  // namespace myriad

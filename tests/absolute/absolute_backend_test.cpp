@@ -238,27 +238,21 @@ TEST(AbsoluteBackend, RefusalsNameTheSettingAndTheReason) {
   } catch (const api::SettingError& e) {
     EXPECT_EQ(e.setting(), "backend");
   }
-  // cuda takes rp and re where a device is present (tests/gpu/absolute_cuda_test.cpp), never rA; without a device
-  // the refusal says why.
+  // cuda takes rp, re and rA where a device is present (tests/gpu/absolute_cuda_test.cpp); without a device the
+  // refusal names the backend and says why.
   request.options.backend = "cuda";
-  request.options.coordinates = "rA";
   request.options.integrator = "backward-euler";
-  try {
-    api::simulate(pendulum, request);
-    FAIL() << "rA ran on the cuda backend";
-  } catch (const api::SettingError& e) {
-    EXPECT_EQ(e.setting(), "backend");
-    EXPECT_NE(std::string(e.what()).find("cpu backend only"), std::string::npos) << e.what();
-  }
   std::string device;
   if (!cuda_device_available(&device)) {
-    request.options.coordinates = "rp";
-    try {
-      api::simulate(pendulum, request);
-      FAIL() << "rp ran on a cuda backend without a device";
-    } catch (const api::SettingError& e) {
-      EXPECT_EQ(e.setting(), "backend");
-      EXPECT_NE(std::string(e.what()).find(device), std::string::npos) << e.what();
+    for (const char* coordinates : {"rp", "rA"}) {
+      request.options.coordinates = coordinates;
+      try {
+        api::simulate(pendulum, request);
+        FAIL() << coordinates << " ran on a cuda backend without a device";
+      } catch (const api::SettingError& e) {
+        EXPECT_EQ(e.setting(), "backend") << coordinates;
+        EXPECT_NE(std::string(e.what()).find(device), std::string::npos) << e.what();
+      }
     }
   }
   request.options.backend = "cpu";

@@ -1,7 +1,8 @@
 // The cuda kernel's half of the absolute-coordinate engine without a device: the batch layout the kernel
 // reads (backends/absolute_batch.hpp: models copied by value, their pointers placed at the batch's constants
 // and drivers' coefficients, starts and rows side by side) run through the kernel's body on the CPU
-// (run_absolute_batch_on_host: integrate_absolute_instance per instance) and recorded as the cuda runner
+// (run_absolute_batch_on_host: integrate_absolute_instance per instance, integrate_rotation_matrix_instance for
+// rA) and recorded as the cuda runner
 // records it, against the cpu backend (run_ensemble_absolute): the same statuses, counters, signals and KPIs
 // bit for bit, on models that exercise each part of the layout (drivers' coefficients, RSDA anchors that
 // move, tires, rows with accelerations, per-instance parameters).
@@ -49,17 +50,18 @@ EnsembleResult run_in_batches(AbsoluteCoordinates coordinates, const Model& mode
   return result;
 }
 
-// A quarter of each device run's horizon (20 to 50 steps): about 1.3 s for the 16 runs.
+// A quarter of each device run's horizon (20 to 50 steps): about 1.5 s for the 24 runs.
 TEST(AbsoluteBatch, KernelBodyOnTheHostEqualsTheCpuBackendBitForBit) {
   int compared = 0;
   for (const testing::AbsoluteCase& c : testing::absolute_layout_cases()) {
     const testing::AbsoluteCaseRun run = testing::absolute_case_run(c, 3, 0.25);
-    for (AbsoluteCoordinates coordinates : {AbsoluteCoordinates::rp, AbsoluteCoordinates::re}) {
-      const char* name = coordinates == AbsoluteCoordinates::rp ? "rp" : "re";
+    for (AbsoluteCoordinates coordinates : testing::kAbsoluteCoordinates) {
+      const char* name = testing::coordinates_name(coordinates);
+      const RunSpec spec = testing::absolute_case_spec(run, coordinates);
       const EnsembleResult cpu = run_ensemble_absolute(coordinates, run.model, *run.compiled, run.ensemble,
-                                                       run.spec, run.times, 2, nullptr, true);
+                                                       spec, run.times, 2, nullptr, true);
       const EnsembleResult twin =
-          run_in_batches(coordinates, run.model, *run.compiled, run.ensemble, run.spec, run.times, 2);
+          run_in_batches(coordinates, run.model, *run.compiled, run.ensemble, spec, run.times, 2);
       ASSERT_EQ(cpu.values.size(), twin.values.size());
       for (int i = 0; i < run.ensemble.n_instances; ++i) {
         const size_t index = static_cast<size_t>(i);
@@ -86,12 +88,12 @@ TEST(AbsoluteBatch, KernelBodyOnTheHostEqualsTheCpuBackendBitForBit) {
       ++compared;
     }
   }
-  EXPECT_EQ(compared, 8);
+  EXPECT_EQ(compared, 12);
 }
 
-// The layout's sizes: rows of y (and q'' where the outputs read accelerations), one workspace per instance,
-// each model pointing at its own constants and coefficients once placed; rA has no batch form.
-TEST(AbsoluteBatch, LayoutPlacesEachInstanceAtItsOwnConstantsAndRefusesRA) {
+// The layout's sizes: rows of y (and q'' where the outputs read accelerations; rA: its own state layout, and r'',
+// omega-bar'), one workspace per instance, each model pointing at its own constants and coefficients once placed.
+TEST(AbsoluteBatch, LayoutPlacesEachInstanceAtItsOwnConstants) {
   const Model model = load_model_file(std::string(MYRIAD_SOURCE_DIR) + "/models/loops/slider_crank.json");
   const auto compiled = compile(model);
   const Ensemble ensemble = testing::spread_parameter(model, *compiled, "crank_rate", 3);
@@ -100,7 +102,7 @@ TEST(AbsoluteBatch, LayoutPlacesEachInstanceAtItsOwnConstantsAndRefusesRA) {
       prepare_absolute_batch(AbsoluteCoordinates::rp, model, *compiled, ensemble, 1, 2, times, 1);
   EXPECT_EQ(batch.count, 2);
   EXPECT_EQ(batch.ny, 2 * 7 * static_cast<int>(batch.instances[0].mapping.bodies.size()));
-  EXPECT_EQ(batch.row_size, batch.ny + (batch.accelerations ? batch.nq : 0));
+  EXPECT_EQ(batch.row_size, batch.ny + (batch.accelerations ? batch.ny / 2 : 0));
   EXPECT_GT(batch.work_size, 0);
   ASSERT_FALSE(batch.coefficients.empty());
   const std::vector<double> constants(batch.constants.size(), 0.0),
@@ -115,8 +117,19 @@ TEST(AbsoluteBatch, LayoutPlacesEachInstanceAtItsOwnConstantsAndRefusesRA) {
   ensemble.gather_constants(2, own.data());
   for (int c = 0; c < compiled->n_constants; ++c)
     EXPECT_EQ(batch.constants[static_cast<size_t>(batch.constant_stride + c)], own[static_cast<size_t>(c)]);
-  EXPECT_THROW(prepare_absolute_batch(AbsoluteCoordinates::rA, model, *compiled, ensemble, 0, 1, times, 1),
-               std::invalid_argument);
+  const AbsoluteBatch ra = prepare_absolute_batch(AbsoluteCoordinates::rA, model, *compiled, ensemble, 0, 2, times, 1);
+  const int bodies = static_cast<int>(ra.instances[0].mapping.bodies.size());
+  EXPECT_EQ(ra.ny, kRotationMatrixBodyValues * bodies);
+  EXPECT_EQ(ra.row_size, ra.ny + (ra.accelerations ? 6 * bodies : 0));
+  EXPECT_EQ(ra.work_size, rotation_matrix_instance_workspace_size(*ra.instances[0].model));
+  // Its start's orientation is a rotation matrix (A A^T = I).
+  for (int b = 0; b < bodies; ++b) {
+    const double* A = ra.starts.data() + kRotationMatrixBodyValues * b + 3;
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j)
+        EXPECT_NEAR(A[3 * i] * A[3 * j] + A[3 * i + 1] * A[3 * j + 1] + A[3 * i + 2] * A[3 * j + 2],
+                    i == j ? 1.0 : 0.0, 1e-14);
+  }
 }
 
 }  // namespace

@@ -94,6 +94,7 @@ TEST(RotationMatrixDynamics, BackwardEulerConvergesWithOrderOneOnSO3) {
   const AbsoluteModel<1, 5> model = seed002_single_pendulum();
   RotationMatrixDynamics<1, 5> dynamics;
   dynamics.model = &model;
+  std::vector<double> scratch(static_cast<size_t>(dynamics.integration_scratch_size()));
   const double t_end = 0.5;
   double z_ref, z_dot_ref, z_ddot_ref;
   testing::seed002_physical_pendulum(t_end, z_ref, z_dot_ref, z_ddot_ref);
@@ -109,7 +110,8 @@ TEST(RotationMatrixDynamics, BackwardEulerConvergesWithOrderOneOnSO3) {
     };
     ImplicitStats stats;
     ASSERT_EQ(integrate_rotation_matrix_backward_euler(dynamics, 0.0, h, steps, s, x, ImplicitOptions(),
-                                                       RotationMatrixIterationMatrix::exact, stats, observer),
+                                                       RotationMatrixIterationMatrix::exact, stats, scratch.data(),
+                                                       observer),
               InstanceStatus::ok)
         << steps;
     EXPECT_LT(orthonormality, 1e-12) << steps;  // A on SO(3) by construction (eq. 32d)
@@ -138,6 +140,7 @@ TEST(RotationMatrixDynamics, IterationMatrixEqualsTheDualJacobianOfTheResidual) 
   constexpr int NX = Dynamics::NX, NV = Dynamics::NV;
   Dynamics dynamics;
   dynamics.model = &model;
+  std::vector<double> scratch(static_cast<size_t>(dynamics.integration_scratch_size()));
   // A moving state (0.3 s of backward Euler at h = 1e-2: both rods turning, every multiplier loaded), and an
   // unconverged iterate next to its solution.
   RotationMatrixState<2> s = seed002_rotation_matrix_start<2>();
@@ -145,7 +148,7 @@ TEST(RotationMatrixDynamics, IterationMatrixEqualsTheDualJacobianOfTheResidual) 
   ImplicitStats stats;
   ASSERT_EQ(integrate_rotation_matrix_backward_euler(
                 dynamics, 0.0, 1e-2, 30, s, x, ImplicitOptions(), RotationMatrixIterationMatrix::exact, stats,
-                [](long long, double, const RotationMatrixState<2>&, const double*) {}),
+                scratch.data(), [](long long, double, const RotationMatrixState<2>&, const double*) {}),
             InstanceStatus::ok);
   ASSERT_GT(std::fabs(s.omega_bar[1].z), 0.3);
   const double t = 0.31, h = 1e-2;
@@ -197,6 +200,7 @@ TEST(RotationMatrixDynamics, SeedEq37MatrixIsQuasiNewtonOnASpinningSpatialPendul
   ASSERT_EQ(cd, 3);
   RotationMatrixDynamics<1, 3> dynamics;
   dynamics.model = &model;
+  std::vector<double> scratch(static_cast<size_t>(dynamics.integration_scratch_size()));
   const double h = 1e-2;
   double z[2], iterations[2];
   for (int k = 0; k < 2; ++k) {
@@ -208,7 +212,7 @@ TEST(RotationMatrixDynamics, SeedEq37MatrixIsQuasiNewtonOnASpinningSpatialPendul
     double x[RotationMatrixDynamics<1, 3>::NX], violation = 0.0;
     ImplicitStats stats;
     ASSERT_EQ(integrate_rotation_matrix_backward_euler(
-                  dynamics, 0.0, h, 100, s, x, ImplicitOptions(), kind, stats,
+                  dynamics, 0.0, h, 100, s, x, ImplicitOptions(), kind, stats, scratch.data(),
                   [&](long long, double t, const RotationMatrixState<1>& now, const double*) {
                     violation = std::fmax(violation, rotation_matrix_constraint_violation(dynamics, t, now));
                   }),

@@ -687,6 +687,7 @@ TEST(Seed002Mechanisms, BackwardEulerOnTheSliderCrankKeepsPositionsExactAndConve
   const MechanismsModel model = seed002_slider_crank();
   Dynamics dynamics;
   dynamics.model = &model;
+  std::vector<double> scratch(static_cast<size_t>(dynamics.integration_scratch_size()));
   RotationMatrixState<3> start = seed002_slider_crank_poses();
   ASSERT_TRUE(seed002_driven_rotation_matrix_start(model, start, 0.0));
   const double t_end = 0.03;
@@ -713,7 +714,7 @@ TEST(Seed002Mechanisms, BackwardEulerOnTheSliderCrankKeepsPositionsExactAndConve
         };
         ASSERT_EQ(integrate_rotation_matrix_backward_euler(
                       dynamics, 0.0, t_end / static_cast<double>(steps), steps, s, x, ImplicitOptions(),
-                      RotationMatrixIterationMatrix::exact, stats, observer),
+                      RotationMatrixIterationMatrix::exact, stats, scratch.data(), observer),
                   InstanceStatus::ok)
             << steps;
         for (int b = 0; b < 3; ++b)

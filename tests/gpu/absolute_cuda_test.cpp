@@ -1,6 +1,8 @@
-// The absolute-coordinate engine's kernel (kernels/absolute_kernel.cu) against the cpu backend: rp and re on
+// The absolute-coordinate engine's kernels (kernels/absolute_kernel.cu, rotation_matrix_kernel.cu) against the
+// cpu backend: rp, re and rA on
 // models that exercise drivers, moving RSDA anchors, TSDAs with acceleration outputs and a tire, many
-// instances with their own parameters. The kernel runs the cpu backend's integrate_absolute_instance, so the
+// instances with their own parameters. The kernels run the cpu backend's integrate_absolute_instance and
+// integrate_rotation_matrix_instance, so the
 // differences are the device's rounding (fused multiply-adds) carried through Newton's tolerance: the same
 // statuses, every signal within 1e-7 of max(1, |cpu value|). Skips, saying why, where no device is present;
 // the layout it reads is held to the cpu backend bit for bit without one
@@ -22,19 +24,20 @@
 namespace myriad {
 namespace {
 
-TEST(AbsoluteCuda, RpAndReMatchTheCpuBackend) {
+TEST(AbsoluteCuda, RpReAndRAMatchTheCpuBackend) {
   std::string device;
   if (!cuda_device_available(&device)) GTEST_SKIP() << "no GPU: " << device;
   for (const testing::AbsoluteCase& c : testing::absolute_layout_cases()) {
     const testing::AbsoluteCaseRun run = testing::absolute_case_run(c, 64, 1.0);
-    for (AbsoluteCoordinates coordinates : {AbsoluteCoordinates::rp, AbsoluteCoordinates::re}) {
-      const char* name = coordinates == AbsoluteCoordinates::rp ? "rp" : "re";
+    for (AbsoluteCoordinates coordinates : testing::kAbsoluteCoordinates) {
+      const char* name = testing::coordinates_name(coordinates);
+      const RunSpec spec = testing::absolute_case_spec(run, coordinates);
       const EnsembleResult cpu = run_ensemble_absolute(coordinates, run.model, *run.compiled, run.ensemble,
-                                                       run.spec, run.times, 0, nullptr, true);
+                                                       spec, run.times, 0, nullptr, true);
       CudaRunOptions options;
       options.memory_budget_bytes = 1u << 20;  // chunks of a few instances: the runner's loop over chunks too
       const EnsembleResult gpu = run_ensemble_absolute_cuda(coordinates, run.model, *run.compiled,
-                                                            run.ensemble, run.spec, run.times, 0, options);
+                                                            run.ensemble, spec, run.times, 0, options);
       double worst = 0.0;
       for (int i = 0; i < run.ensemble.n_instances; ++i) {
         const size_t index = static_cast<size_t>(i);

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "backends/absolute_backend.hpp"
 #include "ensemble/ensemble.hpp"
 #include "ensemble/run_spec.hpp"
 #include "integrators/implicit_coefficients.hpp"
@@ -24,6 +25,21 @@ struct AbsoluteCase {
   const char* parameter;  // spread over the instances
   double t_end, h;        // the device run's horizon and Bathe's step
 };
+
+inline constexpr AbsoluteCoordinates kAbsoluteCoordinates[] = {AbsoluteCoordinates::rp, AbsoluteCoordinates::re,
+                                                               AbsoluteCoordinates::rA};
+
+inline const char* coordinates_name(AbsoluteCoordinates coordinates) {
+  switch (coordinates) {
+    case AbsoluteCoordinates::rp:
+      return "rp";
+    case AbsoluteCoordinates::re:
+      return "re";
+    case AbsoluteCoordinates::rA:
+      break;
+  }
+  return "rA";
+}
 
 inline std::vector<AbsoluteCase> absolute_layout_cases() {
   return {{"models/loops/slider_crank.json", "crank_rate", 0.2, 1e-3},
@@ -51,6 +67,13 @@ inline AbsoluteCaseRun absolute_case_run(const AbsoluteCase& c, int instances, d
   run.spec.implicit = implicit_scheme(ImplicitMethod::bathe, 0.0);
   run.spec.h = c.h;
   return run;
+}
+
+// The run's spec for `coordinates`: Bathe for rp and re, rA's own backward Euler for rA (the same step).
+inline RunSpec absolute_case_spec(const AbsoluteCaseRun& run, AbsoluteCoordinates coordinates) {
+  RunSpec spec = run.spec;
+  if (coordinates == AbsoluteCoordinates::rA) spec.implicit = implicit_scheme(ImplicitMethod::backward_euler, 0.0);
+  return spec;
 }
 
 }  // namespace myriad::testing

@@ -101,8 +101,9 @@ struct RunOptions {
   std::optional<std::string> gpu_strategy;   // cuda: fused | warp | shared-lu | staged
   std::optional<long long> gpu_step_budget;  // cuda: step attempts per launch; 0: to the end
   // joint (default): the model's joint coordinates. rp | re: seed 002's absolute coordinates (Euler parameters,
-  // ZXZ Euler angles) on the index-3 DAE, integrated by an implicit method on the cpu backend, outputs the same
-  // signals (docs/validation/seed002-absolute.md, backends/absolute_backend.hpp)
+  // ZXZ Euler angles) on the index-3 DAE, integrated by an implicit method; rA: rotation matrices on SO(3) with
+  // backward Euler only; on the cpu backend (auto) or cuda; outputs the same signals
+  // (docs/validation/seed002-absolute.md, backends/absolute_backend.hpp)
   std::optional<std::string> coordinates;
 };
 
