@@ -151,6 +151,18 @@ struct AbsoluteDae {
   MYRIAD_HD int differential_dimension() const { return 2 * coordinate_count(); }
   MYRIAD_HD int algebraic_dimension() const { return model->gcon_count + (Rep::kNormalized ? model->body_count : 0); }
 
+  // rp's normalization of body b is written kappa_b / 2 (p^T p - 1) = 0 with kappa_b = max(1, 4 max J-bar_b), so that
+  // its row and its multiplier's column stand as large as the body's rotational rows 4 G^T J-bar G, which leave p out
+  // (G p = 0) and so rest on this row alone. Unscaled, a heavy body's normalization pivot sinks to the LU's
+  // singularity threshold (linalg/dense_lu.hpp: relative to the largest entry, not row-scaling invariant): the
+  // HMMWV's 2087 kg chassis (J-bar up to 3570 kg m^2) beside 0.1 kg kingpins gave 7.8e-8 against the threshold 8.1e-8
+  // (max|A| = 4.65e4, n = 493) at the onset of its bump, and rp ended singular_matrix there while re and rA, which
+  // have no such row, ran on. The scale changes no solution, only the multiplier (lambda / kappa).
+  MYRIAD_HD double normalization_scale(int b) const {
+    const Vec3<double> J = model->inertia[b];
+    return std::fmax(1.0, 4.0 * std::fmax(J.x, std::fmax(J.y, J.z)));
+  }
+
   // The kinetic energy of rotation 1/2 w^T J w, w = omega-bar(o, u), for any scalar T (nested duals).
   template <class T>
   MYRIAD_HD static T rotational_energy(const T* o, const T* u, const Vec3<double>& J) {
@@ -214,7 +226,7 @@ struct AbsoluteDae {
       dyn[o + 2] = S(m) * a[o + 2] - S(m * model->gravity.z);
       rotational_terms(q + o + 3, v + o + 3, a + o + 3, model->inertia[b], dyn + o + 3);
       if (Rep::kNormalized)  // Phi_p^T lambda^p with Phi = 1/2 (p^T p - 1)
-        for (int k = 0; k < K; ++k) dyn[o + 3 + k] += q[o + 3 + k] * z[nc + b];
+        for (int k = 0; k < K; ++k) dyn[o + 3 + k] += S(normalization_scale(b)) * q[o + 3 + k] * z[nc + b];
     }
     S applied[NQ];
     for (int i = 0; i < nq; ++i) applied[i] = S(0.0);
@@ -240,7 +252,8 @@ struct AbsoluteDae {
     if (Rep::kNormalized)
       for (int b = 0; b < nb; ++b) {
         const S* p = q + b * kPerBody + 3;
-        phi[nc + b] = S(0.5) * (p[0] * p[0] + p[1] * p[1] + p[2] * p[2] + p[3] * p[3] - S(1.0));
+        const S norm2 = p[0] * p[0] + p[1] * p[1] + p[2] * p[2] + p[3] * p[3];
+        phi[nc + b] = S(0.5 * normalization_scale(b)) * (norm2 - S(1.0));
       }
     for (int i = 0; i < ny + nz; ++i)
       if (!is_finite(value_of(r[i]))) return false;
@@ -289,9 +302,10 @@ struct AbsoluteDae {
           r_ydot[(row + 3 + k) * ny + nq + o + 3 + j] += terms[k].d[2 * K + j];
         }
         if (Rep::kNormalized) {
-          ry[o + 3 + k] += z[nc + b];
-          r_z[(row + 3 + k) * nz + nc + b] = q[o + 3 + k];
-          r_y[(2 * nq + nc + b) * ny + o + 3 + k] = q[o + 3 + k];
+          const double kappa = normalization_scale(b);
+          ry[o + 3 + k] += kappa * z[nc + b];
+          r_z[(row + 3 + k) * nz + nc + b] = kappa * q[o + 3 + k];
+          r_y[(2 * nq + nc + b) * ny + o + 3 + k] = kappa * q[o + 3 + k];
         }
       }
     }
@@ -508,7 +522,8 @@ struct AbsoluteDae {
 
   // The scratch accelerations_into needs, in S's: the matrix, its right-hand side, phi and Phi_q at the model's
   // own sizes (kAccelerationScratch at the capacities, which is what accelerations_of puts on the stack: about
-  // 500 KB at 16 bodies, more than a device thread's stack may hold, so the device passes workspace memory).
+  // 2 MB at the model-file run's 32 bodies and 192 GCONs, more than a device thread's stack may hold, so the run
+  // passes workspace memory).
   static constexpr int kAccelerationScratch = (NQ + NZ) * (NQ + NZ) + (NQ + NZ) + NZ + NZ * NQ;
   MYRIAD_HD int acceleration_scratch_size() const {
     const int nq = coordinate_count(), nz = algebraic_dimension();
@@ -580,8 +595,9 @@ struct AbsoluteDae {
     if (Rep::kNormalized)
       for (int body = 0; body < nb; ++body) {
         const S* p = q + body * kPerBody + 3;
-        phi[nc + body] = S(0.5) * (p[0] * p[0] + p[1] * p[1] + p[2] * p[2] + p[3] * p[3] - S(1.0));
-        for (int k = 0; k < K; ++k) jacobian[(nc + body) * nq + body * kPerBody + 3 + k] = p[k];
+        const double kappa = normalization_scale(body);
+        phi[nc + body] = S(0.5 * kappa) * (p[0] * p[0] + p[1] * p[1] + p[2] * p[2] + p[3] * p[3] - S(1.0));
+        for (int k = 0; k < K; ++k) jacobian[(nc + body) * nq + body * kPerBody + 3 + k] = S(kappa) * p[k];
       }
   }
   MYRIAD_HD void constraint_rows(double t, const double* q, double* phi, double* jacobian) const {
@@ -607,7 +623,8 @@ struct AbsoluteDae {
     const int nc = gcon_count();
     if (c >= nc) {
       const S* p_dot = v + (c - nc) * kPerBody + 3;
-      return -(p_dot[0] * p_dot[0] + p_dot[1] * p_dot[1] + p_dot[2] * p_dot[2] + p_dot[3] * p_dot[3]);
+      return -S(normalization_scale(c - nc)) *
+             (p_dot[0] * p_dot[0] + p_dot[1] * p_dot[1] + p_dot[2] * p_dot[2] + p_dot[3] * p_dot[3]);
     }
     const Gcon<S> g = gcon_cast<S>(model->gcons[c]);
     using O = typename Rep::template Orientation<S>;

@@ -105,7 +105,7 @@ struct AbsoluteActuator {
 
 // ---- translational spring-damper-actuators ----
 
-constexpr int kMaxAbsoluteTsdas = 8;
+constexpr int kMaxAbsoluteTsdas = 16;
 
 // A model's TSDA between a point of body i and a point of body j (0: the ground, whose end is a world point that
 // may move as the element's motion says). Its law is the joint-coordinate engine's (dynamics/force_laws.hpp:

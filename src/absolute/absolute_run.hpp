@@ -19,8 +19,9 @@
 
 namespace myriad {
 
-constexpr int kAbsoluteRunBodies = 16;
-constexpr int kAbsoluteRunGcons = 96;
+// The HMMWV, the largest shipped model, maps to 24 bodies and 133 GCONs.
+constexpr int kAbsoluteRunBodies = 32;
+constexpr int kAbsoluteRunGcons = 192;
 
 using AbsoluteRunModel = AbsoluteModel<kAbsoluteRunBodies, kAbsoluteRunGcons>;
 

@@ -233,8 +233,9 @@ struct RotationMatrixDynamics {
   }
 
   // The scratch of the forward dynamics and of a backward Euler step at the model's own sizes, in doubles: the
-  // capacity-sized arrays the overloads without scratch put on the stack (about 300 KB at 16 bodies and 96
-  // GCONs, more than a device thread may hold, so integrate_rotation_matrix_instance passes workspace memory).
+  // capacity-sized arrays the overloads without scratch put on the stack (about 1.2 MB at the model-file run's 32
+  // bodies and 192 GCONs, more than a device thread may hold, so integrate_rotation_matrix_instance passes
+  // workspace memory).
   MYRIAD_HD int forward_scratch_size() const {
     const int nc = gcon_count(), nv = velocity_count(), nx = unknown_count();
     return nx * nx + nc + nc * nv;

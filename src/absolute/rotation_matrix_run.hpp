@@ -10,7 +10,7 @@
 // from the forward dynamics at that state (NaN where it fails).
 //
 // Workspace, not stack, for everything sized by the model: the iteration matrix and the forward dynamics'
-// matrix are (6 nb + nc)^2 doubles, about 300 KB at the capacities, which no device thread holds.
+// matrix are (6 nb + nc)^2 doubles, about 1.2 MB at the capacities, which no device thread holds.
 #include "absolute/absolute_run.hpp"
 #include "absolute/rotation_matrix_dynamics.hpp"
 #include "core/hd.hpp"
