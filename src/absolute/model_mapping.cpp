@@ -161,6 +161,41 @@ std::vector<WorldBodyState> world_body_states(const Model& model, const std::vec
   return states;
 }
 
+void append_rod_states(const Model& model, const AbsoluteMapping& mapping, std::vector<WorldBodyState>& states) {
+  // A point p of model body `body` (-1: the world): its world position and velocity.
+  const auto point = [&](int body, const Vec3<double>& p, Vec3<double>& at, Vec3<double>& rate) {
+    if (body < 0) {
+      at = p, rate = Vec3<double>{0.0, 0.0, 0.0};
+      return;
+    }
+    const WorldBodyState& s = states[static_cast<size_t>(body)];
+    const Vec3<double> arm = s.R_WB * (p - mapping.bodies[static_cast<size_t>(body)].center_of_mass);
+    at = s.p_cm + arm;
+    rate = s.v_cm + cross(s.w, arm);
+  };
+  for (const AbsoluteBodyMapping& b : mapping.bodies) {
+    if (b.rod_loop < 0) continue;
+    const Loop& loop = model.loops[static_cast<size_t>(b.rod_loop)];
+    Vec3<double> p1, v1, p2, v2;
+    point(loop.body1, vector3(loop.point1), p1, v1);
+    point(loop.body2, vector3(loop.point2), p2, v2);
+    const Vec3<double> d = p2 - p1;
+    const double length2 = dot(d, d);
+    if (!(length2 > 0.0)) throw std::invalid_argument("loop '" + loop.name + "': the rod's ends coincide");
+    const Vec3<double> x = (1.0 / std::sqrt(length2)) * d;
+    Vec3<double> z = cross(Vec3<double>{0.0, 0.0, 1.0}, x);
+    if (dot(z, z) < 0.25) z = cross(Vec3<double>{1.0, 0.0, 0.0}, x);  // within 30 degrees of vertical
+    z = (1.0 / std::sqrt(dot(z, z))) * z;
+    const Vec3<double> y = cross(z, x);
+    WorldBodyState s;
+    for (int i = 0; i < 3; ++i) s.R_WB(i, 0) = x[i], s.R_WB(i, 1) = y[i], s.R_WB(i, 2) = z[i];
+    s.p_cm = 0.5 * (p1 + p2);
+    s.v_cm = 0.5 * (v1 + v2);
+    s.w = (1.0 / length2) * cross(d, v2 - v1);
+    states.push_back(s);
+  }
+}
+
 std::string gcon_counts_text(const GconCounts& c) {
   return std::to_string(c.cd) + " CD, " + std::to_string(c.dp1) + " DP1, " + std::to_string(c.dp2) + " DP2, " +
          std::to_string(c.d) + " D" + (c.angle > 0 ? ", " + std::to_string(c.angle) + " angle" : "");
@@ -221,13 +256,29 @@ AbsoluteMapping map_to_absolute(const Model& model, RevoluteDriverGcon revolute_
   }
   for (const Loop& loop : model.loops) {
     const std::string what = "loop '" + loop.name + "' (" + loop_type_name(loop.type) + ")";
+    if (loop.type == LoopType::rod && loop.mass.value != 0.0) {  // a body of its own (AbsoluteBodyMapping::rod_loop)
+      const double length = loop.length.value, m = loop.mass.value;
+      AbsoluteBodyMapping rod;
+      rod.name = "rod '" + loop.name + "'";
+      rod.mass = m;
+      rod.principal_inertia = Vec3<double>{1.0, 1.0, 1.0} * (m * length * length / 12.0);
+      rod.R_BP = Mat3<double>::identity();
+      rod.rod_loop = static_cast<int>(&loop - model.loops.data());
+      mapping.bodies.push_back(rod);
+      const int body = static_cast<int>(mapping.bodies.size());  // its absolute index (0 is the ground)
+      add(mapping, what + ": its first end",
+          spherical_joint<double>(loop.body1 + 1, absolute_point(mapping, loop.body1, vector3(loop.point1)), body,
+                                  Vec3<double>{-0.5 * length, 0.0, 0.0}));
+      add(mapping, what + ": its second end",
+          spherical_joint<double>(loop.body2 + 1, absolute_point(mapping, loop.body2, vector3(loop.point2)), body,
+                                  Vec3<double>{0.5 * length, 0.0, 0.0}));
+      continue;
+    }
     if (loop.type == LoopType::distance || loop.type == LoopType::rod) {
       const double length = loop.length.value;
       add(mapping, what,
           distance_joint<double>(loop.body1 + 1, absolute_point(mapping, loop.body1, vector3(loop.point1)),
                                  loop.body2 + 1, absolute_point(mapping, loop.body2, vector3(loop.point2)), length));
-      if (loop.type == LoopType::rod && loop.mass.value != 0.0)
-        lose(mapping, what + ": the rod's mass (the absolute engine's distance constraint is massless)");
       continue;
     }
     const MappedFrame F = map_frame(mapping, loop.body1, loop.frame1);

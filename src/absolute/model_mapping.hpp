@@ -21,11 +21,11 @@
 //   fixed         SJ + the three axes of M perpendicular to two of F's each                     (3 CD, 3 DP1)
 //   free          no GCON
 // Loops: cut_spherical SJ, cut_revolute RJ, cut_universal UJ, cut_planar_revolute _|_2 (frame 2's origin on frame
-// 1's axis line through its origin: the in-plane coincidence of a planar pair, 2 DP2), distance and rod D (a
-// rod's mass is the joint-coordinate engine's; here it is a massless distance). Drivers: a revolute coordinate as
-// the seed drives its mechanisms, DP1(u_F, u_M) = cos(q(t)) (rheonomic), or on request as the angle GCON = q(t);
-// a prismatic one as DP2(axis_F, F -> M) = q(t). Their Gcon::driver is the model's driver index; the time function
-// itself stays the model's.
+// 1's axis line through its origin: the in-plane coincidence of a planar pair, 2 DP2), distance and massless rod D,
+// a rod with a mass a body of its own between two SJs (AbsoluteBodyMapping::rod_loop). Drivers: a revolute
+// coordinate as the seed drives its mechanisms, DP1(u_F, u_M) = cos(q(t)) (rheonomic), or on request as the angle
+// GCON = q(t); a prismatic one as DP2(axis_F, F -> M) = q(t). Their Gcon::driver is the model's driver index; the
+// time function itself stays the model's.
 // Force elements: an rsda on a revolute joint becomes the absolute engine's RSDA (absolute/absolute_forces.hpp)
 // about the joint axis, its angle measured from F's u to M's u (= the joint coordinate), zero angle as the joint
 // engine takes it (model/time_function_packing.hpp: shifted by whole turns for "shortest"), anchored at the
@@ -56,6 +56,15 @@ struct AbsoluteBodyMapping {
   Vec3<double> principal_inertia{};  // J-bar's diagonal (kg m^2), in P
   Mat3<double> R_BP{};               // P's axes in the model frame B (columns)
   Vec3<double> center_of_mass{};     // P's origin in B
+  // A rod of the model (the loop of this index, of type rod with a mass) as a body of its own, after the model's
+  // bodies: the slender bar between the loop's two points, its mass m at the midpoint and the isotropic inertia
+  // m L^2 / 12, joined to the loop's two bodies by spherical joints at its ends, -L/2 and +L/2 along its x axis. Its
+  // kinetic energy m/2 |(v1 + v2)/2|^2 + m L^2/24 |omega|^2 is the rod's, m/6 (|v1|^2 + v1 . v2 + |v2|^2) (seed 001
+  // eqs. 18-19, docs/model-format.md), with omega the transverse rate |v2 - v1| / L: no moment about the bar's own
+  // axis acts on it (its joints are points on the axis, gravity acts at the midpoint), so its spin, zero at the
+  // start, stays zero, and its isotropic inertia stands in for the bar's missing axial one. -1: a model body (B is
+  // then the model's frame; for a rod B = P, R_BP = I).
+  int rod_loop = -1;
 };
 
 // What produced one group of GCONs.
@@ -153,6 +162,12 @@ struct WorldBodyState {
   Vec3<double> p_cm, v_cm;  // the centre of mass and its velocity
   Vec3<double> w;          // angular velocity, world axes
 };
+
+// Appends the world states of the mapping's rod bodies to `states` (the model bodies' world states, in model order):
+// each rod's centre at its points' midpoint, its x axis from point 1 to point 2, its z axis horizontal
+// (perpendicular to the world's z and the rod, or to the world's x for a vertical rod: away from re's gimbal lock),
+// the centre's velocity the points' mean and the angular velocity d x (v2 - v1) / |d|^2 (d = p2 - p1; no spin).
+void append_rod_states(const Model& model, const AbsoluteMapping& mapping, std::vector<WorldBodyState>& states);
 
 // Every model body's world state at joint coordinates q and velocities v (the model's own; empty: its initial
 // ones), by the joint-coordinate engine's host kinematics (constraints/model_kinematics.hpp): the start of an

@@ -78,7 +78,9 @@ AbsoluteInstance prepare_absolute_instance(const Model& literal, const CompiledM
 std::vector<WorldBodyState> start_body_states(const Model& literal, const AbsoluteInstance& instance) {
   const std::vector<double> q(instance.q0.data(), instance.q0.data() + instance.q0.size());
   const std::vector<double> v(instance.v0.data(), instance.v0.data() + instance.v0.size());
-  return world_body_states(literal, q, v);
+  std::vector<WorldBodyState> states = world_body_states(literal, q, v);
+  append_rod_states(literal, instance.mapping, states);
+  return states;
 }
 
 std::vector<double> rotation_matrix_start(const AbsoluteMapping& mapping, const std::vector<WorldBodyState>& bodies) {

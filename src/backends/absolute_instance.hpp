@@ -66,7 +66,7 @@ AbsoluteInstance prepare_absolute_instance(const Model& literal, const CompiledM
                                            const double* constants, const Ensemble& ensemble, int i,
                                            BodyAxisOrder axes);
 
-// The world states of the mapped bodies at the instance's joint-coordinate start.
+// The world states of the mapped bodies at the instance's joint-coordinate start (the model's bodies, then its rods').
 std::vector<WorldBodyState> start_body_states(const Model& literal, const AbsoluteInstance& instance);
 
 // rA's start (absolute/rotation_matrix_run.hpp's layout) from the mapped bodies' world states: A = R_WB R_BP,
@@ -153,13 +153,16 @@ struct BodySignalRecorder {
 
   // body_accelerations() gives the bodies' accelerations, or an empty vector when the engine's forward
   // dynamics failed at this state (the accelerations are then NaN).
+  // The engine's bodies past the model's (its rods: AbsoluteBodyMapping::rod_loop) carry no joint coordinate.
   template <class BodyAccelerations>
-  void record(int index, double t, const std::vector<kinematics::BodyKinematics>& bodies,
+  void record(int index, double t, std::vector<kinematics::BodyKinematics> bodies,
               const BodyAccelerations& body_accelerations) {
+    bodies.resize(literal.bodies.size());
     const kinematics::JointState joints = joint_state_from_bodies(literal, bodies, reference);
     reference = joints.q;
     if (accelerations) {
-      const std::vector<kinematics::BodyAcceleration> a = body_accelerations();
+      std::vector<kinematics::BodyAcceleration> a = body_accelerations();
+      if (!a.empty()) a.resize(literal.bodies.size());
       if (!a.empty())
         joint_accelerations = kinematics::joint_accelerations_from_bodies(literal, bodies, a, joints);
       else

@@ -29,17 +29,21 @@ struct MappingState {
   std::vector<Vec3<double>> r_dot, omega_bar;
 };
 
-// Every model body's world state from the joint-coordinate engine's host kinematics.
-std::vector<WorldBodyState> mapping_world_states(const Model& model, const Eigen::VectorXd& q,
-                                                 const Eigen::VectorXd& v) {
-  return world_body_states(model, std::vector<double>(q.data(), q.data() + q.size()),
-                           std::vector<double>(v.data(), v.data() + v.size()));
+// Every model body's world state from the joint-coordinate engine's host kinematics, then the mapping's rods'
+// (append_rod_states: a massive rod's loop becomes a body between two spherical joints, whose GCONs its state must
+// meet).
+std::vector<WorldBodyState> mapping_world_states(const Model& model, const AbsoluteMapping& mapping,
+                                                 const Eigen::VectorXd& q, const Eigen::VectorXd& v) {
+  std::vector<WorldBodyState> states = world_body_states(model, std::vector<double>(q.data(), q.data() + q.size()),
+                                                         std::vector<double>(v.data(), v.data() + v.size()));
+  append_rod_states(model, mapping, states);
+  return states;
 }
 
 // Every body's absolute pose and velocity (rA: r, A, r', omega-bar) from the model's own kinematics.
 MappingState mapping_state(const Model& model, const AbsoluteMapping& mapping, const Eigen::VectorXd& q,
                            const Eigen::VectorXd& v) {
-  const std::vector<WorldBodyState> bodies = mapping_world_states(model, q, v);
+  const std::vector<WorldBodyState> bodies = mapping_world_states(model, mapping, q, v);
   MappingState s;
   s.pose.push_back({Vec3<double>{0.0, 0.0, 0.0}, Mat3<double>::identity()});
   s.r_dot.push_back({0.0, 0.0, 0.0});
@@ -107,7 +111,11 @@ TEST(AbsoluteModelMapping, EveryShippedModelsJointsHoldAtRandomCoordinates) {
     const Model loaded = load_model_file(file);
     const Model model = apply_parameters(loaded, default_parameter_values(loaded));
     const AbsoluteMapping mapping = map_to_absolute(model);
-    ASSERT_EQ(mapping.bodies.size(), model.bodies.size()) << file;
+    size_t rods = 0;  // the massive rods, bodies of their own after the model's
+    for (const Loop& loop : model.loops) rods += loop.type == LoopType::rod && loop.mass.value != 0.0 ? 1 : 0;
+    ASSERT_EQ(mapping.bodies.size(), model.bodies.size() + rods) << file;
+    for (size_t b = 0; b < mapping.bodies.size(); ++b)
+      EXPECT_EQ(mapping.bodies[b].rod_loop >= 0, b >= model.bodies.size()) << file << " body " << b;
     const int joint_gcons = [&] {
       int n = 0;
       for (size_t k = 0; k < mapping.sources.size(); ++k)
@@ -196,7 +204,7 @@ void mapping_check_double_pendulum_file() {
   AbsoluteDae<Rep, 2, 10> dae;
   dae.model = &absolute;
   const std::vector<WorldBodyState> bodies =
-      mapping_world_states(model, kinematics::initial_q(model), kinematics::initial_v(model));
+      mapping_world_states(model, mapping, kinematics::initial_q(model), kinematics::initial_v(model));
   std::vector<double> y = absolute_state<Rep>(mapping, bodies);
   double phi[AbsoluteDae<Rep, 2, 10>::NZ], jacobian[AbsoluteDae<Rep, 2, 10>::NZ * AbsoluteDae<Rep, 2, 10>::NQ];
   dae.constraint_rows(0.0, y.data(), phi, jacobian);
@@ -232,7 +240,7 @@ void mapping_check_four_link_file(BodyAxisOrder axes) {
   dae.model = &absolute;
   const constraints::AssemblyResult assembled = constraints::assemble(model);
   ASSERT_EQ(assembled.status, constraints::AssemblyStatus::ok) << assembled.message;
-  std::vector<double> y = absolute_state<Rep>(mapping, mapping_world_states(model, assembled.q, assembled.v));
+  std::vector<double> y = absolute_state<Rep>(mapping, mapping_world_states(model, mapping, assembled.q, assembled.v));
   const auto reference = testing::read_seed002_reference("four_link_reference.csv");
   const char* axis[3] = {"_cm_x", "_cm_y", "_cm_z"};
   const double h = 2e-3;
@@ -263,7 +271,7 @@ TEST(AbsoluteModelMapping, TheFourLinkFileRunsWholeTurnsInTheAbsoluteEngineWithA
   dae.model = &absolute;
   const constraints::AssemblyResult assembled = constraints::assemble(model);
   const std::vector<double> y =
-      absolute_state<EulerAngleCoordinates>(mapping, mapping_world_states(model, assembled.q, assembled.v));
+      absolute_state<EulerAngleCoordinates>(mapping, mapping_world_states(model, mapping, assembled.q, assembled.v));
   EXPECT_NEAR(y[4], 0.0, 1e-12);  // the rotor's ZXZ theta
   double q_ddot[AbsoluteDae<EulerAngleCoordinates, 3, 18>::NQ], z[AbsoluteDae<EulerAngleCoordinates, 3, 18>::NZ];
   EXPECT_FALSE(dae.accelerations(0.0, y.data(), q_ddot, z));
