@@ -522,7 +522,7 @@ struct AbsoluteDae {
 
   // The scratch accelerations_into needs, in S's: the matrix, its right-hand side, phi and Phi_q at the model's
   // own sizes (kAccelerationScratch at the capacities, which is what accelerations_of puts on the stack: about
-  // 2 MB at the model-file run's 32 bodies and 192 GCONs, more than a device thread's stack may hold, so the run
+  // 3.3 MB at the model-file run's 48 bodies and 256 GCONs, more than a device thread's stack may hold, so the run
   // passes workspace memory).
   static constexpr int kAccelerationScratch = (NQ + NZ) * (NQ + NZ) + (NQ + NZ) + NZ + NZ * NQ;
   MYRIAD_HD int acceleration_scratch_size() const {

@@ -19,9 +19,9 @@
 
 namespace myriad {
 
-// The HMMWV, the largest shipped model, maps to 24 bodies and 133 GCONs.
-constexpr int kAbsoluteRunBodies = 32;
-constexpr int kAbsoluteRunGcons = 192;
+// The sedan, the largest shipped model, maps to 39 bodies (27 and 12 massive rods) and 208 GCONs.
+constexpr int kAbsoluteRunBodies = 48;
+constexpr int kAbsoluteRunGcons = 256;
 
 using AbsoluteRunModel = AbsoluteModel<kAbsoluteRunBodies, kAbsoluteRunGcons>;
 

@@ -198,7 +198,8 @@ TEST(RotationMatrixBackend, EveryExpressibleModelFileRunsInRAWithinBackwardEuler
     if (loaded.bodies.empty()) continue;
     const Model literal = apply_parameters(loaded, default_parameter_values(loaded));
     if (!absolute_run_refusal(literal).empty()) continue;
-    if (literal.bodies.size() > 16) continue;  // the HMMWV, the full car: their own tests (absolute_backend_test.cpp)
+    // The HMMWV, the full car, the sedan: their own tests (absolute_backend_test.cpp).
+    if (literal.bodies.size() > 16) continue;
     const RotationRuns runs = rotation_runs(file, std::fmin(0.7, literal.simulation.t_end), 2000);
     ASSERT_EQ(runs.reference.status[0], 0) << file;
     ASSERT_EQ(runs.joints.status[0], 0) << file;
