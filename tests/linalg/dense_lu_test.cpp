@@ -37,6 +37,59 @@ TEST(DenseLu, random_matrices_up_to_40_solve_with_relative_residual_below_1e_12)
   }
 }
 
+// lu_factor_sparse on matrices shaped like the index-3 iteration matrices (a saddle point [M B^T; B 0] whose rows
+// touch a few columns, some of them -0 entries) and on dense ones: the same pivots as lu_factor, factors and
+// solutions equal as numbers (a zero may differ in sign), residuals at round-off; both pivot types.
+TEST(DenseLu, sparse_row_elimination_gives_lu_factors_factors_and_solutions) {
+  std::mt19937_64 rng(2026);
+  std::uniform_real_distribution<double> uniform(-1.0, 1.0);
+  std::uniform_int_distribution<int> column_of(0, 1 << 20);
+  int sparse_factored = 0;
+  for (const int n : {1, 7, 40, 120}) {
+    for (const bool dense : {false, true}) {
+      const int m = n / 3;  // constraint rows at the end
+      std::vector<double> A(static_cast<size_t>(n * n), 0.0), b(static_cast<size_t>(n));
+      for (int i = 0; i < n; ++i) {
+        b[static_cast<size_t>(i)] = uniform(rng);
+        if (dense) {
+          for (int j = 0; j < n; ++j) A[static_cast<size_t>(i * n + j)] = uniform(rng);
+          continue;
+        }
+        if (i < n - m) A[static_cast<size_t>(i * n + i)] = 2.0 + uniform(rng);  // the mass block's diagonal
+        for (int e = 0; e < 3; ++e) {  // a few entries in the other rows and the coupling columns
+          const int j = column_of(rng) % n;
+          A[static_cast<size_t>(i * n + j)] = uniform(rng);
+          if (A[static_cast<size_t>(j * n + i)] == 0.0) A[static_cast<size_t>(j * n + i)] = -0.0;  // signed zeros
+        }
+        if (i >= n - m) A[static_cast<size_t>(i * n + column_of(rng) % (n - m))] = 1.0 + uniform(rng);
+      }
+      std::vector<double> LU = A, x = b;
+      std::vector<int> pivots(static_cast<size_t>(n));
+      const bool factored = myriad::lu_factor(n, LU.data(), pivots.data());
+      std::vector<double> sparse = A, xs = b, pivots_d(static_cast<size_t>(n)), columns_d(static_cast<size_t>(n));
+      ASSERT_EQ(myriad::lu_factor_sparse(n, sparse.data(), pivots_d.data(), columns_d.data()), factored) << n;
+      std::vector<double> sparse_i = A;
+      std::vector<int> pivots_i(static_cast<size_t>(n)), columns_i(static_cast<size_t>(n));
+      ASSERT_EQ(myriad::lu_factor_sparse(n, sparse_i.data(), pivots_i.data(), columns_i.data()), factored) << n;
+      if (!factored) continue;  // a random sparse draw may be singular; both said so
+      if (!dense) ++sparse_factored;
+      for (int k = 0; k < n; ++k) {
+        ASSERT_EQ(pivots_d[static_cast<size_t>(k)], pivots[static_cast<size_t>(k)]) << n;
+        ASSERT_EQ(pivots_i[static_cast<size_t>(k)], pivots[static_cast<size_t>(k)]) << n;
+      }
+      for (int i = 0; i < n * n; ++i) {
+        ASSERT_EQ(sparse[static_cast<size_t>(i)], LU[static_cast<size_t>(i)]) << "n = " << n << " entry " << i;
+        ASSERT_EQ(sparse_i[static_cast<size_t>(i)], LU[static_cast<size_t>(i)]) << "n = " << n << " entry " << i;
+      }
+      myriad::lu_solve(n, LU.data(), pivots.data(), x.data());
+      myriad::lu_solve(n, sparse.data(), pivots_d.data(), xs.data());
+      for (int i = 0; i < n; ++i) EXPECT_EQ(xs[static_cast<size_t>(i)], x[static_cast<size_t>(i)]) << n;
+      EXPECT_LT(relative_residual(n, A, xs, b), 1e-10) << "n = " << n << (dense ? " dense" : " sparse");
+    }
+  }
+  EXPECT_GE(sparse_factored, 2);
+}
+
 TEST(DenseLu, known_solution_recovered_to_round_off_on_a_well_conditioned_matrix) {
   // Diagonally dominant: condition number O(1), so the forward error is also at round-off.
   const int n = 25;
