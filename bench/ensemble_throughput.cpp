@@ -197,15 +197,22 @@ int main(int argc, char** argv) {
         if (all > 1 && n > 1) runs.push_back({"cpu", all});
       }
       if (gpu && n <= gpu_max_n) {
-        CudaRunOptions compacted, global, generic, warp, shared, staged;
+        CudaRunOptions compacted, global, generic, without_model, warp, shared, staged;
         global.scratch = CudaRunOptions::Scratch::global;
         generic.kernel = CudaRunOptions::Kernel::generic;
+        without_model.kernel = CudaRunOptions::Kernel::without_model;
         compacted.step_budget = 256;
         warp.strategy = GpuStrategy::warp;
         shared.strategy = GpuStrategy::shared_lu;
         staged.strategy = GpuStrategy::staged;
         const bool trees = compiled->constraints.m == 0;
-        runs.push_back({"cuda", 0, {}, trees ? "cuda fused (kernel for the method on trees)" : "cuda fused"});
+        const bool model_kernel = plan_cuda_run(*compiled, c.method, {}).model_kernel != ModelKernel::none;
+        runs.push_back({"cuda", 0, {},
+                        model_kernel ? "cuda fused (kernel compiled on the model, kernels/model_kernels.cu)"
+                        : trees      ? "cuda fused (kernel for the method on trees)"
+                                     : "cuda fused"});
+        // The model's own kernel against the method's and class's (issue 19, item 4).
+        if (model_kernel) runs.push_back({"cuda", 0, without_model, "cuda fused, kernel for the method on trees"});
         // The generic interpreter on every N: the specialized kernel's gain at scale (issue 19, item 4).
         if (trees) runs.push_back({"cuda", 0, generic, "cuda fused, generic kernel"});
         if (n <= variants_max_n) {

@@ -92,7 +92,12 @@ READABLE = [(r"StepLoops<15u, true>", "every method, trees and loops"), (r"StepL
 def readable(name: str) -> str:
     for pattern, text in READABLE:
         name = name.replace("myriad::" + pattern, text).replace(pattern, text)
-    return name.replace(" >", ">")
+    name = name.replace(" >", ">")
+    # The constants' policy of the fused kernels (kernels/fused_kernels.cuh): a class's, or one model's
+    # (kernels/model_kernels.cu, named by its tag).
+    name = re.sub(r"(?:myriad::)?(?:cuda::)?(?:fused::)?ModelKernelConstants<(?:myriad::)?(?:cuda::)?(\w+)>",
+                  r"model \1", name)
+    return re.sub(r"(?:myriad::)?(?:cuda::)?(?:fused::)?\bKernelConstants<([^<>]*)>", r"\1", name)
 
 
 def main() -> None:

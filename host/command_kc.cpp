@@ -10,6 +10,7 @@
 #include "io/output_paths.hpp"
 #include "model/model_loader.hpp"
 #include "parameter_overrides.hpp"
+#include "text_output.hpp"
 
 namespace myriad::cli {
 namespace {
@@ -49,14 +50,7 @@ int run_kc(const KcOptions& o) {
 
 int run_expand(const ExpandOptions& o) {
   check_output_paths({{"--out", o.out}}, {{"the model file", o.model}}, false);
-  const std::string text = expanded_model_text(o.model);
-  if (o.out.empty()) {
-    std::cout << text;
-    return 0;
-  }
-  write_file_atomically(o.out, [&](std::ostream& out) { out << text; });
-  std::cout << "wrote " << o.out << '\n';
-  return 0;
+  return print_or_write(o.out, expanded_model_text(o.model));
 }
 
 }  // namespace myriad::cli

@@ -86,7 +86,15 @@ struct ExpandOptions {
   std::string out;  // empty: stdout
 };
 
+struct CodegenOptions {
+  std::string model;
+  std::string name;    // the generated function's name (a C++ identifier)
+  std::string origin;  // the model's name in the header's comment; empty: the path given
+  std::string out;     // empty: stdout
+};
+
 int run_info(const std::string& model_path);
+int run_codegen(const CodegenOptions& options);
 int run_kc(const KcOptions& options);
 int run_expand(const ExpandOptions& options);
 int run_tire(const TireOptions& options);

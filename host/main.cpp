@@ -16,7 +16,8 @@
 
 namespace {
 
-const std::vector<std::string> kSubcommands = {"info", "check", "simulate", "study", "modes", "kc", "expand", "tire"};
+const std::vector<std::string> kSubcommands = {"info", "check", "simulate", "study", "modes", "kc", "expand", "codegen",
+                                                "tire"};
 
 std::size_t edit_distance(const std::string& a, const std::string& b) {
   std::vector<std::size_t> row(b.size() + 1);
@@ -38,7 +39,7 @@ bool refuse_unknown_subcommand(int argc, char** argv) {
   if (argc < 2 || argv[1][0] == '-') return false;
   const std::string given = argv[1];
   if (std::find(kSubcommands.begin(), kSubcommands.end(), given) != kSubcommands.end()) return false;
-  std::cerr << "myriad: error: unknown subcommand '" << given << "' (expected one of: info, check, simulate, study, modes, kc, expand, tire)";
+  std::cerr << "myriad: error: unknown subcommand '" << given << "' (expected one of: info, check, simulate, study, modes, kc, expand, codegen, tire)";
   for (const std::string& known : kSubcommands)
     if (edit_distance(given, known) <= 2) std::cerr << "; did you mean '" << known << "'?";
   std::cerr << "\n";
@@ -158,6 +159,14 @@ int main(int argc, char** argv) {
   expand_cmd->add_option("model", expand.model, "model file (JSON)")->required();
   expand_cmd->add_option("--out", expand.out, "write the expanded model here instead of stdout");
 
+  CodegenOptions codegen;
+  CLI::App* codegen_cmd = app.add_subcommand(
+      "codegen", "Write the compiled model as a C++ header, for a CUDA kernel specialized on the model");
+  codegen_cmd->add_option("model", codegen.model, "model file (JSON)")->required();
+  codegen_cmd->add_option("--name", codegen.name, "name of the generated constexpr function")->required();
+  codegen_cmd->add_option("--origin", codegen.origin, "the model as the header's comment names it (default: MODEL)");
+  codegen_cmd->add_option("--out", codegen.out, "write the header here instead of stdout");
+
   StudyOptions study;
   CLI::App* study_cmd = app.add_subcommand(
       "study", "Run a study file (sampled parameters -> KPIs, kept series, Sobol indices) into one HDF5 file");
@@ -185,7 +194,7 @@ int main(int argc, char** argv) {
     if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
     const std::string what = e.what();
     std::cerr << "myriad: error: "
-              << (what == "A subcommand is required" ? "give a subcommand: info, check, simulate, study, modes, kc, expand or tire" : what)
+              << (what == "A subcommand is required" ? "give a subcommand: info, check, simulate, study, modes, kc, expand, codegen or tire" : what)
               << "\nmyriad --help lists the subcommands, myriad SUBCOMMAND --help their flags\n";
     return 2;
   }
@@ -204,6 +213,7 @@ int main(int argc, char** argv) {
     if (tire_cmd->parsed()) return run_tire(tire);
     if (kc_cmd->parsed()) return run_kc(kc);
     if (expand_cmd->parsed()) return run_expand(expand);
+    if (codegen_cmd->parsed()) return run_codegen(codegen);
   } catch (const std::bad_alloc&) {
     std::cerr << "myriad: error: out of memory (the run's memory estimate was too low, or another process took "
                  "the memory; try fewer --instances or --max-memory)\n";

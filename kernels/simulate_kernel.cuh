@@ -15,6 +15,7 @@
 
 #include "core/status.hpp"
 #include "ensemble/run_spec.hpp"
+#include "generated/model_kernels.hpp"
 #include "model/compiled_model.hpp"
 
 namespace myriad::cuda {
@@ -59,6 +60,9 @@ struct SimulateParams {
   // axis_joints only for a model in AxisJointsClass (dynamics/model_class.hpp, model_in_class).
   bool specialized = false;
   KernelModelClass model_class = KernelModelClass::any;
+  // ... or the kernel compiled for the model itself (model_kernels.cuh): only when *model equals its constant and
+  // spec.method is its method (backends/cuda_runner.hpp, model_kernel_for).
+  ModelKernel model_kernel = ModelKernel::none;
 };
 
 // Launches the fused kernel over params.n_live instances; cudaErrorInvalidValue for a thread-local run that breaks

@@ -14,9 +14,10 @@
 namespace myriad::cuda {
 
 cudaError_t launch_tree_implicit(const SimulateParams& params, int threads_per_block, cudaStream_t stream) {
+  using Loops = TreeStepLoops<Method::implicit>;
   if (params.model_class == KernelModelClass::axis_joints)
-    return fused::launch<TreeStepLoops<Method::implicit>, AxisJointsClass>(params, threads_per_block, stream);
-  return fused::launch<TreeStepLoops<Method::implicit>, AnyModelClass>(params, threads_per_block, stream);
+    return fused::launch<Loops, fused::KernelConstants<AxisJointsClass>>(params, threads_per_block, stream);
+  return fused::launch<Loops, fused::KernelConstants<AnyModelClass>>(params, threads_per_block, stream);
 }
 
 }  // namespace myriad::cuda

@@ -9,8 +9,8 @@ namespace {
 template <Method M>
 cudaError_t launch_tree(const SimulateParams& params, int threads_per_block, cudaStream_t stream) {
   if (params.model_class == KernelModelClass::axis_joints)
-    return fused::launch<TreeStepLoops<M>, AxisJointsClass>(params, threads_per_block, stream);
-  return fused::launch<TreeStepLoops<M>, AnyModelClass>(params, threads_per_block, stream);
+    return fused::launch<TreeStepLoops<M>, fused::KernelConstants<AxisJointsClass>>(params, threads_per_block, stream);
+  return fused::launch<TreeStepLoops<M>, fused::KernelConstants<AnyModelClass>>(params, threads_per_block, stream);
 }
 
 }  // namespace

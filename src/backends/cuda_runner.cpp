@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstring>
 #include <limits>
 #include <stdexcept>
 
@@ -9,6 +10,8 @@
 #include "ensemble/device_slot.hpp"
 #include "ensemble/simulate_instance.hpp"
 #include "ensemble/staged_cadence.hpp"
+#include "generated/quarter_car.hpp"
+#include "generated/stiff_double_pendulum.hpp"
 
 #ifdef MYRIAD_HAVE_CUDA
 #include <cuda_runtime.h>
@@ -51,14 +54,28 @@ CudaRunPlan plan_cuda_run(const CompiledModel& model, Method method, const CudaR
   plan.thread_local_scratch = plan.kernel == GpuStrategy::fused && options.step_budget <= 0 &&
                               options.scratch == CudaRunOptions::Scratch::automatic &&
                               device_slot_bytes(model, method) <= kThreadLocalSlotBytes;
-  plan.specialized = plan.kernel == GpuStrategy::fused && options.kernel == CudaRunOptions::Kernel::specialized &&
-                     model.constraints.m == 0;
+  const bool specialized_kernels = options.kernel != CudaRunOptions::Kernel::generic;
+  plan.specialized = plan.kernel == GpuStrategy::fused && specialized_kernels && model.constraints.m == 0;
   // The implicit methods are in the specialized fused kernel alone (kernels/tree_implicit_kernel.cu); run_ensemble_cuda
   // refuses them with another strategy or the generic kernel.
-  if (method == Method::implicit) plan.specialized = model.constraints.m == 0 && plan.kernel == GpuStrategy::fused &&
-                                                     options.kernel == CudaRunOptions::Kernel::specialized;
+  if (method == Method::implicit)
+    plan.specialized = model.constraints.m == 0 && plan.kernel == GpuStrategy::fused && specialized_kernels;
   plan.axis_joints = plan.specialized && model_in_class<AxisJointsClass>(model);
+  if (plan.specialized && options.kernel == CudaRunOptions::Kernel::specialized)
+    plan.model_kernel = model_kernel_for(model, method);
   return plan;
+}
+
+ModelKernel model_kernel_for(const CompiledModel& model, Method method) {
+  // Evaluated once, at compile time: the same constexpr functions the kernels' constants come from.
+  static constexpr CompiledModel kQuarterCar = generated::quarter_car();
+  static constexpr CompiledModel kStiffDoublePendulum = generated::stiff_double_pendulum();
+  const auto equals = [&model](const CompiledModel& kernel_model) {
+    return std::memcmp(&model, &kernel_model, sizeof(CompiledModel)) == 0;
+  };
+  if (method == Method::dopri5 && equals(kQuarterCar)) return ModelKernel::quarter_car_dopri5;
+  if (method == Method::rn4 && equals(kStiffDoublePendulum)) return ModelKernel::stiff_double_pendulum_rn4;
+  return ModelKernel::none;
 }
 
 #ifndef MYRIAD_HAVE_CUDA
@@ -317,6 +334,7 @@ EnsembleResult run_ensemble_cuda(const CompiledModel& model, const Ensemble& ens
                            nullptr, count, true, budget, plan.thread_local_scratch};
     p.specialized = plan.specialized;
     p.model_class = plan.axis_joints ? cuda::KernelModelClass::axis_joints : cuda::KernelModelClass::any;
+    p.model_kernel = plan.model_kernel;
     if (device_kpis) {
       p.kpi_state = d_kpi_state.as<double>();
       check(cudaMemset(d_kpi_state.pointer, 0, kpi_bytes * static_cast<size_t>(count)), "cudaMemset (KPI states)");

@@ -9,6 +9,7 @@
 #include "ensemble/ensemble_result.hpp"
 #include "ensemble/run_progress.hpp"
 #include "ensemble/run_spec.hpp"
+#include "generated/model_kernels.hpp"
 
 namespace myriad {
 
@@ -43,7 +44,10 @@ struct CudaRunOptions {
   // are the same bit for bit). A model whose joints all turn or slide about one axis, with springs, dampers and
   // actuators alone (AxisJointsClass, dynamics/model_class.hpp: the quarter car, the pendulums), runs the kernel
   // compiled for that class too. Loop models, and the other strategies' kernels, always run generic code.
-  enum class Kernel { specialized, generic } kernel = Kernel::specialized;
+  // For a model the library has a kernel compiled on (generated/model_kernels.hpp: the quarter car with DOPRI5, the
+  // stiff double pendulum with RN4), specialized runs that kernel, whose code has the model's topology folded in;
+  // without_model runs the method's and class's kernel instead (to measure the difference; same results).
+  enum class Kernel { specialized, without_model, generic } kernel = Kernel::specialized;
   // Counts the instances that have finished, after each launch (optional; not owned).
   RunProgress* progress = nullptr;
   // false: the series stay on the device. The fused kernel updates the model's named KPIs from every output row
@@ -59,7 +63,12 @@ struct CudaRunPlan {
   bool thread_local_scratch = false;        // slots in the threads' local memory (CudaRunOptions::scratch)
   bool specialized = false;                 // the fused kernel compiled for the method on trees (CudaRunOptions::kernel)
   bool axis_joints = false;                 // ... and for AxisJointsClass, the model being in it (model_class.hpp)
+  ModelKernel model_kernel = ModelKernel::none;  // ... or the kernel compiled for the model itself (model_kernel_for)
 };
+
+// The kernel compiled for this model and method (generated/model_kernels.hpp) when `model` equals, byte for byte,
+// the compiled model that kernel holds as a constant; else ModelKernel::none. O(size of CompiledModel).
+ModelKernel model_kernel_for(const CompiledModel& model, Method method);
 
 // Whether this build's kernels run `model` with `method`, device aside: loop models only with MYRIAD_DEVICE_LOOPS;
 // the implicit methods (Method::implicit) on models without loops only, in their specialized fused kernel

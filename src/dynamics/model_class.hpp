@@ -77,6 +77,29 @@ MYRIAD_HD_INLINE constexpr int joint_nv_bound() {
   return 1;
 }
 
+// The model a copy of the per-instance code is compiled for, when the constants' type K names one (K::model_constant,
+// a kernel specialized on one model: kernels/model_kernels.cu): model_of<K>(given) is then that constant, whose
+// loads the compiler folds (loop bounds, joint types, offsets), else `given`. Functions that take the model by
+// pointer or reference resolve it through this at their entry, so that the constant reaches them past a call the
+// compiler did not inline. The constant must equal `given` (the host checks it before such a launch).
+template <class K, class = void>
+struct model_constant_of {
+  static constexpr bool known = false;
+};
+
+template <class K>
+struct model_constant_of<K, std::void_t<typename K::model_constant>> {
+  static constexpr bool known = true;
+};
+
+template <class K>
+MYRIAD_HD_INLINE const CompiledModel& model_of(const CompiledModel& given) {
+  if constexpr (model_constant_of<K>::known)
+    return K::model_constant::get();
+  else
+    return given;
+}
+
 // Constants read through `inner` (a pointer, StridedConstants), for code compiled for `Class`.
 template <class Class, class Inner>
 struct ClassConstants {
@@ -84,6 +107,29 @@ struct ClassConstants {
   Inner inner;
   MYRIAD_HD_INLINE double operator[](int c) const { return inner[c]; }
 };
+
+// Constants read through `inner`, for code compiled for one model: Model::get() returns the model (a constant the
+// compiler sees, model_of) and Model::model_class the joints and elements it has (model_class_for).
+template <class Model, class Inner>
+struct ModelConstants {
+  using model_class = typename Model::model_class;
+  using model_constant = Model;
+  Inner inner;
+  MYRIAD_HD_INLINE double operator[](int c) const { return inner[c]; }
+};
+
+// The joint and force codes a model has, as ModelClass's bit sets: the smallest class that handles it.
+constexpr unsigned joint_codes_of(const CompiledModel& model) {
+  unsigned codes = 0u;
+  for (int i = 0; i < model.n_bodies; ++i) codes |= 1u << model.joints[i].type;
+  return codes;
+}
+
+constexpr unsigned force_codes_of(const CompiledModel& model) {
+  unsigned codes = 0u;
+  for (int e = 0; e < model.n_forces; ++e) codes |= 1u << model.forces[e].type;
+  return codes;
+}
 
 // Whether every joint and force element of `model` is one Class handles. O(bodies + forces).
 template <class Class>

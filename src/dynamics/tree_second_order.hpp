@@ -273,12 +273,15 @@ struct TreeSecondOrder {
   // kChartRebaseThreshold, as the first-order form has.
   double rebase_threshold = 0.0;
 
-  MYRIAD_HD int dimension() const { return model->nv; }
+  // The model, or the constant a kernel specialized on it folds (model_of, dynamics/model_class.hpp).
+  MYRIAD_HD_INLINE const CompiledModel& the_model() const { return model_of<K>(*model); }
+
+  MYRIAD_HD int dimension() const { return the_model().nv; }
 
   // f = x''. O(n). False on a singular joint inertia or a non-finite value.
   MYRIAD_HD bool acceleration(double t, const double* x, const double* w, double* f) {
-    if (!tree_second_order_acceleration(*model, constants, base_q, t, x, w, scratch, f)) return false;
-    for (int i = 0; i < model->nv; ++i)
+    if (!tree_second_order_acceleration(the_model(), constants, base_q, t, x, w, scratch, f)) return false;
+    for (int i = 0; i < the_model().nv; ++i)
       if (!is_finite(f[i])) return false;
     return true;
   }
@@ -290,8 +293,8 @@ struct TreeSecondOrder {
   // inertia or a non-finite value.
   MYRIAD_HD bool jacobians(double t, const double* x, const double* w, double* f, double* J1, double* J2,
                            double* f_t) {
-    const int n = model->nv;
-    const bool timed = model->n_time_functions > 0;
+    const int n = the_model().nv;
+    const bool timed = the_model().n_time_functions > 0;
     const int directions = 2 * n + (timed ? 1 : 0);
     if (!timed)
       for (int i = 0; i < n; ++i) f_t[i] = 0.0;
@@ -305,17 +308,17 @@ struct TreeSecondOrder {
         dual.w[i] = JacobianDual::variable(w[i], n + i - first);
       }
       const JacobianDual t_dual = JacobianDual::variable(t, timed ? 2 * n - first : -1);
-      tree_second_order_residual(*model, constants, base_q, t_dual, dual.x, dual.w, scratch.u_dot, dual);
+      tree_second_order_residual(the_model(), constants, base_q, t_dual, dual.x, dual.w, scratch.u_dot, dual);
       // du'/dz = M^-1 (-dr/dz) per direction (scratch.f carries it); dual.u_dot becomes u' with those
       // derivatives.
       for (int slot = 0; slot < kJacobianChunk && first + slot < directions; ++slot) {
         for (int i = 0; i < n; ++i) scratch.f[i] = -dual.u_dot[i].d[slot];
-        articulated_body_solve(*model, scratch.tree, scratch.f, scratch.tree.pA, scratch.tree.u,
+        articulated_body_solve(the_model(), scratch.tree, scratch.f, scratch.tree.pA, scratch.tree.u,
                                scratch.tree.acceleration, scratch.f);
         for (int i = 0; i < n; ++i) dual.u_dot[i].d[slot] = scratch.f[i];
       }
       for (int i = 0; i < n; ++i) dual.u_dot[i].value = scratch.u_dot[i];
-      chart_acceleration(*model, dual.x, dual.q, dual.w, dual.u, dual.u_dot, dual.f);
+      chart_acceleration(the_model(), dual.x, dual.q, dual.w, dual.u, dual.u_dot, dual.f);
       for (int slot = 0; slot < kJacobianChunk && first + slot < directions; ++slot) {
         const auto derivative = [&](int i) { return dual.f[i].d[slot]; };
         if (!store_jacobian_direction(n, first + slot, derivative, J1, J2, f_t)) return false;
@@ -328,11 +331,11 @@ struct TreeSecondOrder {
   // composite-rigid-body algorithm and T = du/dw block diagonal (see the file header). O(n d + nv^2).
   // False on a non-finite value.
   MYRIAD_HD bool mass_matrix(double, const double* x, double* M) {
-    const int n = model->nv;
-    chart_to_q(*model, base_q, x, scratch.q);
+    const int n = the_model().nv;
+    chart_to_q(the_model(), base_q, x, scratch.q);
     for (int i = 0; i < n; ++i) scratch.u[i] = 0.0;
-    ::myriad::mass_matrix(*model, constants, scratch.q, scratch.u, scratch.tree, M);
-    if (model->has_quaternions) chart_mass_matrix(*model, x, scratch.q, M);
+    ::myriad::mass_matrix(the_model(), constants, scratch.q, scratch.u, scratch.tree, M);
+    if (the_model().has_quaternions) chart_mass_matrix(the_model(), x, scratch.q, M);
     for (int i = 0; i < n * n; ++i)
       if (!is_finite(M[i])) return false;
     return true;
@@ -343,30 +346,30 @@ struct TreeSecondOrder {
   // 0, w_phi = omega). q and u are the same before and after up to round-off. Returns true if anything
   // changed (always false for models without spherical or free joints). O(n).
   MYRIAD_HD bool rebase(double, double* x, double* w) {
-    if (!model->has_quaternions) return false;
-    chart_to_q(*model, base_q, x, scratch.q);
-    velocity_from_chart_rate(*model, x, scratch.q, w, scratch.u);
-    if (!chart_rebase(*model, base_q, x, rebase_threshold)) return false;
-    chart_to_q(*model, base_q, x, scratch.q);
-    chart_rate(*model, x, scratch.q, scratch.u, w);
+    if (!the_model().has_quaternions) return false;
+    chart_to_q(the_model(), base_q, x, scratch.q);
+    velocity_from_chart_rate(the_model(), x, scratch.q, w, scratch.u);
+    if (!chart_rebase(the_model(), base_q, x, rebase_threshold)) return false;
+    chart_to_q(the_model(), base_q, x, scratch.q);
+    chart_rate(the_model(), x, scratch.q, scratch.u, w);
     return true;
   }
 
   // y = (x, u) (2 nv), the state of TreeOde (dynamics/tree_ode.hpp) over the same chart base, from (x, w).
   // O(n).
   MYRIAD_HD void to_first_order(const double* x, const double* w, double* y) {
-    const int n = model->nv;
+    const int n = the_model().nv;
     for (int i = 0; i < n; ++i) y[i] = x[i];
-    chart_to_q(*model, base_q, x, scratch.q);
-    velocity_from_chart_rate(*model, x, scratch.q, w, y + n);
+    chart_to_q(the_model(), base_q, x, scratch.q);
+    velocity_from_chart_rate(the_model(), x, scratch.q, w, y + n);
   }
 
   // (x, w) from the TreeOde state y = (x, u) over the same chart base. O(n).
   MYRIAD_HD void from_first_order(const double* y, double* x, double* w) {
-    const int n = model->nv;
+    const int n = the_model().nv;
     for (int i = 0; i < n; ++i) x[i] = y[i];
-    chart_to_q(*model, base_q, x, scratch.q);
-    chart_rate(*model, x, scratch.q, y + n, w);
+    chart_to_q(the_model(), base_q, x, scratch.q);
+    chart_rate(the_model(), x, scratch.q, y + n, w);
   }
 
 };

@@ -35,7 +35,7 @@ struct SignalRecorder {
   double* kpi_state = nullptr;
 
   MYRIAD_HD void operator()(int index, double t, const double* y) {
-    const CompiledModel& model = *ode->model;
+    const CompiledModel& model = ode->the_model();
     chart_to_q(model, ode->base_q, y, ode->q);
     const double* v = y + model.nv;
     // The kinematics at exactly this state, and the accelerations when a signal reads them (a singular state
@@ -60,7 +60,7 @@ struct SecondOrderRecorder {
   double* y;  // (x, u), 2 nv
 
   MYRIAD_HD void operator()(int index, double t, const double* xw) {
-    system->to_first_order(xw, xw + system->model->nv, y);
+    system->to_first_order(xw, xw + system->the_model().nv, y);
     (*recorder)(index, t, y);
   }
 };
@@ -451,10 +451,11 @@ MYRIAD_HD void advance_loop_instance(const CompiledModel& model, const K& k, con
 // per step for Rosenbrock methods). S: the methods and model classes compiled in (ensemble/step_loops.hpp); a run
 // it leaves out finishes as non_finite.
 template <class S = AnyStepLoops, class K>
-MYRIAD_HD bool advance_instance(const CompiledModel& model, const K& k, const double* q_init, const double* v_init,
-                                const RunSpec& spec, const double* output_times, int n_output_times, void* scratch,
-                                double* outputs, IntegratorStats& stats, long long budget,
-                                double* kpi_state = nullptr) {
+MYRIAD_HD bool advance_instance(const CompiledModel& given_model, const K& k, const double* q_init,
+                                const double* v_init, const RunSpec& spec, const double* output_times,
+                                int n_output_times, void* scratch, double* outputs, IntegratorStats& stats,
+                                long long budget, double* kpi_state = nullptr) {
+  const CompiledModel& model = model_of<K>(given_model);
   InstanceProgress& stored = instance_progress(scratch);
   if (stored.finished) return true;
   InstanceProgress progress = stored;  // a local copy: the step loops keep it in registers on the device

@@ -160,5 +160,27 @@ TEST(Cli, InfoNamesTemplatePartsAndExpandWritesTheSameModel) {
   EXPECT_NE(r.output.find("no subsystem 'rear' (the model has: front)"), std::string::npos) << r.output;
 }
 
+// `codegen` writes what src/generated/ holds for the model (the header the CUDA library's kernel for it is compiled
+// on), to stdout or atomically to --out, and refuses a name that is no C++ identifier before reading the model.
+TEST(Cli, CodegenWritesTheCommittedHeaderAndRefusesABadName) {
+  const std::string source = MYRIAD_SOURCE_DIR;
+  const std::string generated = read_text_file(source + "/src/generated/quarter_car.hpp");
+  const std::string quarter_car = source + "/models/quarter_car.json";
+  CliRun r = run_cli("codegen " + quarter_car + " --name quarter_car --origin models/quarter_car.json");
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_EQ(r.output, generated);
+  const std::filesystem::path dir = fresh_directory("cli_codegen");
+  r = run_cli("codegen " + quarter_car + " --name quarter_car --origin models/quarter_car.json --out " +
+              (dir / "qc.hpp").string());
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_EQ(read_text_file(dir / "qc.hpp"), generated);
+  r = run_cli("codegen " + quarter_car + " --name quarter-car");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.output.find("--name 'quarter-car' is not a C++ identifier"), std::string::npos) << r.output;
+  r = run_cli("codegen " + source + "/models/no_such_model.json --name x");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.output.find("no_such_model.json"), std::string::npos) << r.output;
+}
+
 }  // namespace cli_test
 }  // namespace myriad::test

@@ -338,6 +338,50 @@ TEST(CudaBackend, SpecializedAndGenericKernelsGiveTheSameResultsBitForBit) {
   }
 }
 
+// The kernels compiled for one model (kernels/model_kernels.cu: the quarter car with DOPRI5, the stiff double
+// pendulum with RN4) run the method's kernel with the model's topology folded in: the same results bit for bit as
+// the method's and class's kernel, with slots in the threads' local memory, in global memory, and with step
+// budgets and compaction; 300 instances whose first parameter spans 0.5x..2x.
+TEST(CudaBackend, ModelKernelsGiveTheMethodKernelsResultsBitForBit) {
+  std::string device;
+  if (!cuda_device_available(&device)) GTEST_SKIP() << "no GPU: " << device;
+  struct Case {
+    const char* file;
+    Method method;
+    ModelKernel kernel;
+  };
+  for (const Case& c : {Case{"quarter_car.json", Method::dopri5, ModelKernel::quarter_car_dopri5},
+                        Case{"stiff_double_pendulum.json", Method::rn4, ModelKernel::stiff_double_pendulum_rn4}}) {
+    SCOPED_TRACE(c.file);
+    const Model model = load_model_file(model_path(c.file));
+    const auto compiled = compile(model);
+    const Spread spread = gpu_spread(c.file);
+    const Ensemble e = spread_ensemble(model, *compiled, 300, spread.low, spread.high);
+    const GpuRun run = gpu_runs(c.file, {c.method}).front();
+    CudaRunOptions without_model, global, budget;
+    without_model.kernel = CudaRunOptions::Kernel::without_model;
+    global.scratch = CudaRunOptions::Scratch::global;
+    budget.step_budget = 5;
+    ASSERT_EQ(plan_cuda_run(*compiled, c.method, {}).model_kernel, c.kernel);
+    ASSERT_EQ(plan_cuda_run(*compiled, c.method, without_model).model_kernel, ModelKernel::none);
+    const EnsembleResult reference = run_ensemble_cuda(*compiled, e, run.spec, run.times, without_model);
+    for (const CudaRunOptions& options : {CudaRunOptions{}, global, budget}) {
+      const EnsembleResult own = run_ensemble_cuda(*compiled, e, run.spec, run.times, options);
+      for (int i = 0; i < e.n_instances; ++i) {
+        const size_t index = static_cast<size_t>(i);
+        ASSERT_EQ(reference.status[index], InstanceStatus::ok) << i;
+        ASSERT_EQ(own.status[index], reference.status[index]) << i;
+        EXPECT_EQ(own.stats[index].steps, reference.stats[index].steps) << i;
+        EXPECT_EQ(own.stats[index].rejected, reference.stats[index].rejected) << i;
+      }
+      ASSERT_EQ(own.values.size(), reference.values.size());
+      for (size_t j = 0; j < reference.values.size(); ++j)
+        ASSERT_TRUE(std::memcmp(&own.values[j], &reference.values[j], sizeof(double)) == 0)
+            << "value " << j << ": " << own.values[j] << " vs " << reference.values[j];
+    }
+  }
+}
+
 // Which runs the specialized kernel takes: fused runs (RK4 and DOPRI5 under the warp strategies too) of models
 // without loops, unless the generic kernel is asked for; its AxisJointsClass copy for the models of that class.
 // Host logic: runs without a device.
