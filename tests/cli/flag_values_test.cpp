@@ -92,7 +92,9 @@ TEST(FlagValues, ParseErrorsExitTwoAndNameTheProblem) {
   EXPECT_EQ(r.status, 2) << r.output;
   r = run_cli("");
   EXPECT_EQ(r.status, 2) << r.output;
-  EXPECT_NE(r.output.find("give a subcommand: info, check, simulate, study, modes, kc, expand or tire"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("give a subcommand: info, check, simulate, study, modes, kc, expand, codegen or tire"),
+            std::string::npos)
+      << r.output;
   r = run_cli("check " + kPendulum + " --states 0");
   EXPECT_EQ(r.status, 2) << r.output;
   r = run_cli("--version");
