@@ -83,7 +83,9 @@ def parse_ptxas_log(path: str) -> dict[str, tuple[int, int, int]]:
 
 
 # Readable names of the fused kernels' compile-time arguments (ensemble/step_loops.hpp, dynamics/model_class.hpp).
-READABLE = [(r"StepLoops<15u, true>", "every method, trees and loops"), (r"StepLoops<1u, false>", "RK4 on trees"),
+READABLE = [(r"StepLoops<15u, true>", "every method, trees and loops"),
+            (r"StepLoops<31u, true>", "every method, trees and loops"),
+            (r"StepLoops<16u, false>", "implicit methods on trees"), (r"StepLoops<1u, false>", "RK4 on trees"),
             (r"StepLoops<2u, false>", "DOPRI5 on trees"), (r"StepLoops<4u, false>", "RN4 on trees"),
             (r"StepLoops<8u, false>", "ROS2-W on trees"),
             (r"ModelClass<4294967295u, 4294967295u>", "any model"), (r"ModelClass<131u, 7u>", "axis joints")]
