@@ -109,7 +109,7 @@ struct ClassConstants {
 };
 
 // Constants read through `inner`, for code compiled for one model: Model::get() returns the model (a constant the
-// compiler sees, model_of) and Model::model_class the joints and elements it has (model_class_for).
+// compiler sees, model_of) and Model::model_class the joints and elements it has (joint_codes_of, force_codes_of).
 template <class Model, class Inner>
 struct ModelConstants {
   using model_class = typename Model::model_class;
