@@ -85,9 +85,13 @@ TEST(GeneratedModels, TheSourceListsEverySectionAndRefusesANameThatIsNoIdentifie
                             "m.constraints.slot_column[0]", "m.joints[2].parent = ", "m.outputs[0]."})
     EXPECT_NE(source.find(field), std::string::npos) << field;
   // Every double is written to the last bit (hexadecimal), so the constant equals the model byte for byte.
-  const auto sedan = compile(load_model_file(model_path("sedan.json")));
-  const std::string sedan_source = compiled_model_source(*sedan, "sedan", "models/sedan.json");
-  if (sedan->n_kpis > 0) EXPECT_NE(sedan_source.find("m.kpis[0].scale = 0x"), std::string::npos);
+  // The road quarter car has KPIs (a weighted RMS with a scale), tables and time-function inputs.
+  const auto road = compile(load_model_file(model_path("quarter_car_road.json")));
+  ASSERT_GT(road->n_kpis, 0);
+  const std::string road_source = compiled_model_source(*road, "quarter_car_road", "models/quarter_car_road.json");
+  EXPECT_NE(road_source.find("m.n_kpis = "), std::string::npos);
+  EXPECT_NE(road_source.find("m.kpis[0]."), std::string::npos);
+  EXPECT_NE(road_source.find(" = 0x"), std::string::npos) << "doubles are written as hexadecimal floats";
   for (const char* bad : {"", "1car", "quarter-car", "a b", "x;y"})
     EXPECT_THROW(compiled_model_source(*loops, bad, "x"), std::invalid_argument) << bad;
 }
