@@ -17,7 +17,7 @@ accuracy: diffrax's time at the tolerance whose error is nearest Myriad's, log-i
 tolerances that bracket it.
 
     bench/peers/run.sh stiff_pendulum_diffrax.py --cli build-bench/myriad [--instances 1000] [--lanes 1,4]
-        [--md FILE]
+        [--tolerances 1e-6,1e-5,1e-7,1e-8] [--md FILE]
 """
 from __future__ import annotations
 
@@ -135,6 +135,9 @@ def main() -> None:
     parser.add_argument("--instances", type=int, default=1000)
     parser.add_argument("--check", type=int, default=20, help="instances the accuracy is measured on")
     parser.add_argument("--lanes", default="1,4", help="Myriad's --lanes values, one run each")
+    parser.add_argument("--tolerances", default="1e-6",
+                        help="Myriad's rtol = atol values (the last --lanes value); the first is the equal-tolerance "
+                             "comparison, each gives a matched-accuracy one")
     parser.add_argument("--md", default=None)
     args = parser.parse_args()
     n = args.instances
@@ -155,15 +158,19 @@ def main() -> None:
 
         rows = []
         myriad = []  # (lanes, seconds, error)
-        for lanes in (int(v) for v in args.lanes.split(",")):
+        lane_values = [int(v) for v in args.lanes.split(",")]
+        tolerances = [float(v) for v in args.tolerances.split(",")]
+        runs_wanted = [(lanes, tolerances[0]) for lanes in lane_values]
+        runs_wanted += [(lane_values[-1], tol) for tol in tolerances[1:]]
+        for lanes, tol in runs_wanted:
             # Best of two, as diffrax's timing (run_diffrax's repeats): one run alone is at the mercy of the machine.
-            runs = [run_myriad(args.cli, k2, 1e-6, 1e-6, folder, lanes) for _ in range(2)]
+            runs = [run_myriad(args.cli, k2, tol, tol, folder, lanes) for _ in range(2)]
             myriad_time, myriad_theta, myriad_steps, command = min(runs, key=lambda r: r[0])
             myriad_error = error(myriad_theta[check])
-            rows.append((f"Myriad RN4, lanes {lanes}", 1e-6, myriad_time, myriad_error, myriad_steps))
-            myriad.append((lanes, myriad_time, myriad_error))
+            rows.append((f"Myriad RN4, lanes {lanes}", tol, myriad_time, myriad_error, myriad_steps))
+            myriad.append((lanes, tol, myriad_time, myriad_error))
         peer = []
-        for tol in (1e-6, 1e-7, 1e-8, 1e-9):
+        for tol in (1e-5, 1e-6, 1e-7, 1e-8, 1e-9):
             seconds, theta, steps = run_diffrax(k2, tol, tol)
             peer.append((tol, seconds, error(theta[check]), steps))
             rows.append(("diffrax Kvaerno5", tol, seconds, peer[-1][2], steps))
@@ -182,17 +189,20 @@ def main() -> None:
              f"diffrax {diffrax.__version__}; {n} instances, k2 +-20%, t = 0..{T_END} s, state saved every {DT_OUT} s; "
              f"error: max |theta1-dot - reference| over {len(check)} instances and all saved times; reference "
              f"diffrax Kvaerno5 at 1e-12, agreeing with Myriad RN4 at 1e-10 to {agreement:.1e}.", "",
-             f"Command: `bench/peers/run.sh stiff_pendulum_diffrax.py --cli {args.cli} --instances {n}`; Myriad as "
+             f"Command: `bench/peers/run.sh stiff_pendulum_diffrax.py --cli {args.cli} --instances {n} "
+             f"--lanes {args.lanes} --tolerances {args.tolerances}`; Myriad as "
              f"`{command.replace(str(folder), '<tmp>')}`", "",
              "| solver | rtol = atol | seconds | per 1000 instances | max theta1-dot error | steps per instance |",
              "| --- | ---: | ---: | ---: | ---: | ---: |"]
     for name, tol, seconds, err, steps in rows:
         lines.append(f"| {name} | {tol:.0e} | {seconds:.3f} | {1000 * seconds / n:.3f} | {err:.2e} | {steps:.0f} |")
     lines.append("")
-    for lanes, myriad_time, myriad_error in myriad:
+    for lanes, tol, myriad_time, myriad_error in myriad:
         matched = peer_time_at(myriad_error)
-        lines.append(f"Myriad (lanes {lanes}) speed-up at equal tolerance (1e-6): {peer[0][1] / myriad_time:.2f}x; at "
-                     "matched accuracy: "
+        equal = next((s for t, s, _, _ in peer if t == tol), None)
+        lines.append(f"Myriad (lanes {lanes}, {tol:.0e}) speed-up at equal tolerance: "
+                     + (f"{equal / myriad_time:.2f}x" if equal else "n/a")
+                     + "; at matched accuracy: "
                      + (f"{matched / myriad_time:.2f}x (diffrax's time at Myriad's error {myriad_error:.2e}, "
                         f"log-interpolated: {matched:.3f} s)" if matched
                         else "n/a (Myriad's error outside diffrax's range)"))
