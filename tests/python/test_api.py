@@ -262,6 +262,8 @@ CTRL_C_SCRIPT = textwrap.dedent("""
         myriad.simulate(model, instances=400000, t_end=3.0, dt_out=3.0, backend="cpu", threads=1)
         print("finished", flush=True)
     except KeyboardInterrupt:
+        # time.monotonic is CLOCK_MONOTONIC, one clock for the whole machine: the test compares it with its own.
+        print(f"caught at {time.monotonic()!r}", flush=True)
         print(f"interrupted after {time.perf_counter() - start:.3f}", flush=True)
         # No half state: the next run works and gives the same numbers as ever.
         result = myriad.simulate(model, instances=3, t_end=0.1, dt_out=0.05)
@@ -276,14 +278,18 @@ def test_ctrl_c_cancels_a_run_cleanly(repo, quarter_car):
                                stderr=subprocess.PIPE, text=True, env=os.environ.copy())
     assert process.stdout.readline().strip() == "started"
     time.sleep(0.5)
-    sent = time.perf_counter()
+    sent = time.monotonic()
     process.send_signal(signal.SIGINT)
     stdout, stderr = process.communicate(timeout=30)
-    latency = time.perf_counter() - sent
+    ended = time.monotonic() - sent
     assert "finished" not in stdout
     assert process.returncode != 0 and "KeyboardInterrupt" in stderr, stderr
     assert "interrupted after" in stdout
-    assert latency < 2.0, f"the process ended {latency:.2f} s after SIGINT"
+    # The run itself stops within 2 s (the whole run would take minutes); the process then runs again and exits,
+    # which on CI's two busy cores has taken up to ~6 s, so the process's end is held to a looser bound.
+    caught = float(stdout.split("caught at ")[1].split()[0]) - sent
+    assert caught < 2.0, f"the run ended {caught:.2f} s after SIGINT"
+    assert ended < 15.0, f"the process ended {ended:.2f} s after SIGINT"
     expected = myriad.simulate(quarter_car, instances=3, t_end=0.1, dt_out=0.05).values[2, -1, 0]
     assert f"again {float(expected)!r}" in stdout
 
