@@ -157,7 +157,7 @@ def main() -> None:
             return float(np.max(np.abs(theta1_dot_checked - reference)))
 
         rows = []
-        myriad = []  # (lanes, seconds, error)
+        myriad = []  # (lanes, tol, seconds, error)
         lane_values = [int(v) for v in args.lanes.split(",")]
         tolerances = [float(v) for v in args.tolerances.split(",")]
         runs_wanted = [(lanes, tolerances[0]) for lanes in lane_values]

@@ -85,7 +85,7 @@ TEST(GeneratedModels, TheSourceListsEverySectionAndRefusesANameThatIsNoIdentifie
                             "m.constraints.slot_column[0]", "m.joints[2].parent = ", "m.outputs[0]."})
     EXPECT_NE(source.find(field), std::string::npos) << field;
   // Every double is written to the last bit (hexadecimal), so the constant equals the model byte for byte.
-  // The road quarter car has KPIs (a weighted RMS with a scale), tables and time-function inputs.
+  // The road quarter car has KPIs (a weighted RMS with a scale); its source writes that section too.
   const auto road = compile(load_model_file(model_path("quarter_car_road.json")));
   ASSERT_GT(road->n_kpis, 0);
   const std::string road_source = compiled_model_source(*road, "quarter_car_road", "models/quarter_car_road.json");
