@@ -114,7 +114,7 @@ double timed_write(ProgressDisplay& display, const std::string& path, const std:
 int run_simulate(const SimulateOptions& o) {
   if (is_hdf5_path(o.out)) return run_simulate_hdf5(o);
   check_simulate_flags(o);
-  const api::LoadedModel loaded = api::load_model(o.model);
+  const api::LoadedModel loaded = with_signals(api::load_model(o.model), o);
   const Model& model = loaded.impl->model;
   const CompiledModel& compiled = *loaded.impl->compiled;
   api::SimulateRequest request;

@@ -34,6 +34,8 @@ struct SimulateOptions {
   std::optional<std::string> gpu_strategy;   // cuda: fused | warp | shared-lu | staged (default fused)
   std::optional<std::string> coordinates;    // joint | rp | re (api::RunOptions::coordinates)
   std::optional<long long> gpu_step_budget;  // cuda: step attempts per launch between compactions; 0: to the end
+  // The outputs a run keeps (computed, recorded, written), in this order; empty: every output of the model.
+  std::vector<std::string> signals;
   std::string out;
   // instances per chunk of --out (CSV: a multiple of 64 with --summary; HDF5); unset: 256 MiB of CSV values, the
   // study's choice

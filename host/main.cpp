@@ -112,6 +112,11 @@ int main(int argc, char** argv) {
                       "--integrator, rA (rotation matrices on SO(3)) with backward-euler only; cpu backend (auto) or "
                       "cuda, the same output signals")
       ->check(CLI::IsMember({"joint", "rp", "re", "rA"}));
+  sim_cmd->add_option("--signals", sim.signals,
+                      "NAME[,NAME...]: the model's outputs to keep, in this order (default: all): a CSV run never "
+                      "computes the others, an HDF5 file keeps only these series; a named KPI's output has to be "
+                      "among them")
+      ->delimiter(',');
   sim_cmd->add_option("--out", sim.out, "output CSV file, or an HDF5 results file (.h5: streamed in chunks)");
   sim_cmd->add_option("--chunk", sim.chunk,
                       "--out is computed and written this many instances at a time, so its series never sit in "

@@ -80,7 +80,7 @@ int run_simulate_hdf5(const SimulateOptions& o) {
   api::check_overrides(spec.fixed, loaded.impl->model, flag_names());
   spec.run = run_options(o);
   api::resolve_run_options(spec.run, loaded.impl->model, flag_names());  // refuses a bad setting by its flag
-  spec.series.signals = loaded.signal_names();
+  spec.series.signals = with_signals(loaded, o).signal_names();  // --signals: the series the file keeps
   spec.output = out;
   if (o.chunk) spec.chunk = *o.chunk;  // --chunk: instances per chunk of the results file too
   if (!o.params_file.empty()) {

@@ -52,4 +52,13 @@ void check_simulate_flags(const SimulateOptions& o) {
                                              std::to_string(api::kMaxInstances));
 }
 
+api::LoadedModel with_signals(const api::LoadedModel& loaded, const SimulateOptions& o) {
+  if (o.signals.empty()) return loaded;
+  try {
+    return api::keep_signals(loaded, o.signals);
+  } catch (const api::SettingError& e) {
+    throw api::SettingError("signals", std::string("--signals: ") + e.what());
+  }
+}
+
 }  // namespace myriad::cli

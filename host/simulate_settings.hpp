@@ -23,4 +23,8 @@ api::RunOptions run_options(const SimulateOptions& options);
 // the value and the reason. O(1).
 void check_simulate_flags(const SimulateOptions& options);
 
+// The model as --signals narrows it (api::keep_signals), or `loaded` itself without the flag; throws
+// api::SettingError("signals", "--signals: ...") for a name the model lacks, a repeat, or a KPI's output left out.
+api::LoadedModel with_signals(const api::LoadedModel& loaded, const SimulateOptions& options);
+
 }  // namespace myriad::cli

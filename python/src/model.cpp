@@ -188,6 +188,12 @@ void bind_model(py::module_& m) {
       .def_property_readonly("has_loops", &api::LoadedModel::has_loops, "Whether the model has closed loops.")
       .def_property_readonly("defaults", [](const api::LoadedModel& model) { return model.defaults(); },
                              "The model's simulation defaults (t_end, dt_out, integrator, h, rtol, atol).")
+      .def("keep_signals", &api::keep_signals, py::arg("names"),
+           "keep_signals(names) -> LoadedModel\n\n"
+           "The model with only the named outputs, in that order: a run computes, records and returns only those "
+           "(their values are the whole model's, bit for bit). A named KPI's output has to be among them. Raises "
+           "myriad.SettingError (setting 'signals') for an empty list, an unknown or repeated name, or a KPI's "
+           "output left out.")
       .def("__repr__", [](const api::LoadedModel& model) {
         return "<myriad.LoadedModel '" + model.name() + "' from '" + model.source() + "': nq=" +
                std::to_string(model.nq()) + ", nv=" + std::to_string(model.nv()) + ", " +

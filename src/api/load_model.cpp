@@ -11,6 +11,7 @@
 #include "model/compile.hpp"
 #include "model/model_error.hpp"
 #include "model/model_loader.hpp"
+#include "model/output_selection.hpp"
 
 namespace myriad::api {
 
@@ -82,6 +83,21 @@ LoadedModel load_model(const std::string& path) {
 
 LoadedModel load_model_string(const std::string& json_text, const std::string& name) {
   return load([&] { return load_model_text(json_text, name); }, name);
+}
+
+LoadedModel keep_signals(const LoadedModel& model, const std::vector<std::string>& names) {
+  auto impl = std::make_shared<ModelImpl>();
+  try {
+    impl->model = keep_outputs(model.impl->model, names);
+  } catch (const std::invalid_argument& e) {
+    throw SettingError("signals", e.what());
+  }
+  impl->compiled = compile(impl->model);  // the model compiled before; fewer outputs change nothing else
+  impl->source = model.impl->source;
+  fill_model_lists(*impl);
+  LoadedModel kept;
+  kept.impl = std::move(impl);
+  return kept;
 }
 
 const std::string& LoadedModel::name() const { return impl->model.name; }

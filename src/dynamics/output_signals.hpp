@@ -31,6 +31,14 @@ MYRIAD_HD_INLINE bool outputs_read_accelerations(const CompiledModel& model) {
   return false;
 }
 
+// Whether a signal reads the bodies' placements or velocities (the tree's kinematics pass): every kind but the
+// joints' own coordinates and velocities, which are read from the state.
+MYRIAD_HD_INLINE bool outputs_read_kinematics(const CompiledModel& model) {
+  for (int s = 0; s < model.n_outputs; ++s)
+    if (model.outputs[s].kind != kOutJointCoordinate && model.outputs[s].kind != kOutJointVelocity) return true;
+  return false;
+}
+
 template <class K>
 MYRIAD_HD double output_signal(const CompiledModel& model, const K& k, double t, const double* q, const double* v,
                                const double* qdd, const TreeWorkspace<double>& w, int index) {

@@ -40,10 +40,11 @@ struct SignalRecorder {
     const double* v = y + model.nv;
     // The kinematics at exactly this state, and the accelerations when a signal reads them (a singular state
     // leaves qdd as computed); the signals are the same either way, at the cost of a kinematics pass alone for
-    // most models (an output at 1 kHz on the stiff pendulum's 2 s is 2001 of them against 761 evaluations).
+    // most models (an output at 1 kHz on the stiff pendulum's 2 s is 2001 of them against 761 evaluations), and
+    // none where every signal is a joint coordinate or velocity.
     if (outputs_read_accelerations(model))
       forward_dynamics(model, ode->constants, t, ode->q, v, ode->w, ode->qdd);
-    else
+    else if (outputs_read_kinematics(model))
       tree_kinematics(model, ode->constants, ode->q, v, ode->w);
     double* row = out + index * model.n_outputs;
     output_row(model, ode->constants, t, ode->q, v, ode->qdd, ode->w, row);

@@ -127,6 +127,18 @@ def test_result_metadata(quarter_car):
     assert myriad.status_name(0) == "ok"
 
 
+def test_keep_signals_returns_the_named_columns_of_the_whole_run_bit_for_bit(quarter_car):
+    names = quarter_car.signal_names
+    kept = quarter_car.keep_signals([names[3], names[0]])
+    assert kept.signal_names == [names[3], names[0]] and quarter_car.signal_names == names
+    whole = myriad.simulate(quarter_car, instances=3, t_end=0.3, backend="cpu")
+    part = myriad.simulate(kept, instances=3, t_end=0.3, backend="cpu")
+    assert part.values.shape == whole.values.shape[:2] + (2,)
+    assert part.values.tobytes() == whole.values[:, :, [3, 0]].copy().tobytes()
+    with pytest.raises(myriad.SettingError, match="no output of that name"):
+        quarter_car.keep_signals(["no_such_signal"])
+
+
 def test_implicit_integrators_run_from_python_and_agree_with_a_tight_dopri5(quarter_car):
     # seed 003's methods: a fixed grid of h (the grid lands on t_end), Newton counted as Jacobian evaluations
     tight = myriad.simulate(quarter_car, instances=3, t_end=0.5, dt_out=0.05, rtol=1e-11, atol=1e-11,

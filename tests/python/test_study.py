@@ -172,6 +172,14 @@ def test_simulate_out_h5_streams_the_numbers_simulate_writes_as_csv(cli, repo, t
             assert csv_values.tobytes() == f["series"][signal][:].tobytes(), signal
         assert np.array_equal(f["parameters"][:, 0], 12000 + 700 * np.arange(24))
     assert not (tmp_path / "run.h5.part").exists()
+    # --signals: the file keeps only the series named, in that order, with the same numbers.
+    run_cli(cli, "simulate", *common, "--signals", "travel,a_b,tire_force,susp_force", "--out", tmp_path / "kept.h5")
+    with h5py.File(tmp_path / "kept.h5", "r") as f:
+        assert list(f["series"].attrs["signals"]) == ["travel", "a_b", "tire_force", "susp_force"]
+        for signal in ("travel", "a_b", "tire_force", "susp_force"):
+            csv_values = table[:, header.index(signal)].reshape(24, len(times))
+            assert csv_values.tobytes() == f["series"][signal][:].tobytes(), signal
+        assert "z_b" not in f["series"]
     refused = run_cli(cli, "simulate", model, "--out", tmp_path / "x.h5", "--summary", tmp_path / "s.csv", check=False)
     assert refused.returncode == 2 and "--summary: not with an HDF5 --out" in refused.stderr
 

@@ -80,6 +80,10 @@ class LoadedModel {
 // Throws ModelFileError (every loader and compiler error class), std::runtime_error when the file cannot be read.
 LoadedModel load_model(const std::string& path);
 LoadedModel load_model_string(const std::string& json_text, const std::string& name = "<string>");
+// The model with only the named outputs (signals), in the order named, so a run computes, records and writes only
+// those; a named KPI's output has to be among them. Throws SettingError("signals", ...) for an empty list, a name
+// that is not one of model.signal_names(), a name given twice, or a KPI's output left out.
+LoadedModel keep_signals(const LoadedModel& model, const std::vector<std::string>& names);
 
 // ---- batch runs ----
 
