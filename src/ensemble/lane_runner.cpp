@@ -63,6 +63,8 @@ struct LaneGroup {
   std::vector<double> y_lane, q_lane, rate_lane;
   LaneTreeOde<W> ode;
   LaneTreeSecondOrder<W> second_order;  // RN4's system
+  // Each lane's instance as advance_instance sees it, built once per instance (begin) rather than every call.
+  TreeInstanceViews<AnyStepLoops, const double*> views[W];
 
   LaneGroup(const CompiledModel& m, const RunSpec& spec)
       : model(m),
@@ -119,10 +121,24 @@ struct LaneGroup {
     s.scratch = scratch;
     s.stats = stats;
     begin_instance(scratch);
+    views[j] = tree_instance_views(model, constants, scratch, method);
     integration(j).external_step = true;
     for (int& from : loaded)
       if (from == j) from = -1;  // lane j's constants are the new instance's now
     load_lane(j, j);
+  }
+
+  // advance_instance (without a budget) for lane j's instance, through the views begin() built: lanes take tree
+  // models only. Returns whether the instance has finished.
+  bool advance(int j, const double* q_init, const double* v_init, const RunSpec& run, const double* times,
+               int n_times, double* outputs, double* kpi_state) {
+    const LaneSlot& s = slots[j];
+    InstanceProgress& progress = instance_progress(s.scratch);
+    if (progress.finished) return true;
+    progress.integration.budget = -1;
+    advance_tree_instance(model, s.constants, q_init, v_init, run, times, n_times, s.scratch, views[j], outputs,
+                          *s.stats, progress, kpi_state);
+    return progress.finished;
   }
 
   // Takes the pending steps (DOPRI5's dopri5_step, RK4's rk4_step_to_end) of the lanes in `pending` (count > 0)
@@ -359,9 +375,8 @@ void run_lane_worker(const CompiledModel& model, const Ensemble& ensemble, const
     return true;
   };
   const auto advance = [&](int j) {
-    const LaneSlot& s = group.slots[j];
-    return advance_instance(model, s.constants, own[j].q.data(), own[j].v.data(), spec, times.data(), n_times,
-                            s.scratch, own[j].outputs, *s.stats, -1, own[j].kpi_state);
+    return group.advance(j, own[j].q.data(), own[j].v.data(), spec, times.data(), n_times, own[j].outputs,
+                         own[j].kpi_state);
   };
   const auto finish = [&](int j) {
     const std::size_t index = static_cast<std::size_t>(group.slots[j].instance);
@@ -408,8 +423,7 @@ struct LaneStepper {
       const LaneSlot& s = group.slots[j];
       const long long i = s.instance;
       double* signals = s.scratch + (group.layout.bytes + 63) / 64 * 64 / sizeof(double);
-      return advance_instance(model, s.constants, q + i * model.nq, v + i * model.nv, run[j], &t_end[j], 1,
-                              s.scratch, signals, *s.stats, -1);
+      return group.advance(j, q + i * model.nq, v + i * model.nv, run[j], &t_end[j], 1, signals, nullptr);
     };
     const auto finish = [&](int j) {
       const LaneSlot& s = group.slots[j];

@@ -443,6 +443,71 @@ MYRIAD_HD void advance_loop_instance(const CompiledModel& model, const K& k, con
     progress.status = failed();
 }
 
+// A tree model's instance as advance_instance works on it: its scratch layout and the first- and second-order
+// systems over its scratch and constants (the second-order one only for the methods that use it). Views only
+// (pointers and constants): a caller that advances an instance many times may build them once
+// (ensemble/lane_runner.cpp: carving them on every call was ~5% of an RN4 run on 4 lanes).
+template <class S, class K>
+struct TreeInstanceViews {
+  InstanceScratchLayout layout;
+  TreeOde<K> ode;
+  TreeSecondOrder<K> system;
+};
+
+template <class S = AnyStepLoops, class K>
+MYRIAD_HD_INLINE TreeInstanceViews<S, K> tree_instance_views(const CompiledModel& model, const K& k, void* scratch,
+                                                              Method method) {
+  const InstanceScratchLayout l = instance_scratch_layout(model, method);
+  const auto system = [&]() -> TreeSecondOrder<K> {
+    if constexpr (S::second_order) {
+      if (uses_second_order(method)) return tree_instance_second_order(model, k, scratch, l);
+    }
+    return TreeSecondOrder<K>{};
+  };
+  return TreeInstanceViews<S, K>{l, tree_instance_ode(model, k, scratch, l), system()};
+}
+
+// advance_instance on a tree model, through views built over the same scratch and constants (tree_instance_views
+// for spec.method); progress: the scratch's InstanceProgress (or the device's copy of it), not finished.
+template <class S = AnyStepLoops, class K>
+MYRIAD_HD void advance_tree_instance(const CompiledModel& model, const K& k, const double* q_init,
+                                     const double* v_init, const RunSpec& spec, const double* output_times,
+                                     int n_output_times, void* scratch, TreeInstanceViews<S, K>& views,
+                                     double* outputs, IntegratorStats& stats, InstanceProgress& progress,
+                                     double* kpi_state) {
+  const InstanceScratchLayout& l = views.layout;
+  double* d = static_cast<double*>(scratch);
+  TreeOde<K>& ode = views.ode;
+  TreeSecondOrder<K>& system = views.system;
+  double* y = d + l.y;
+  double* x = d + l.xw;
+  double* w = x + model.nv;
+  SignalRecorder<K> recorder{&ode, outputs, output_times, n_output_times, kpi_state};
+  // Same chart base as the recorder's TreeOde, so (x, w) -> (x, u) conversions agree.
+  const bool second_order = S::second_order && uses_second_order(spec.method);
+  if constexpr (S::second_order) {
+    // The implicit methods restart after a re-centring (integrators/implicit_outputs.hpp): re-centre only past
+    // the first-order form's threshold. The chart base is in the scratch, so resumed calls see the same chart.
+    system.rebase_threshold = spec.method == Method::implicit ? kChartRebaseThreshold : 0.0;
+  }
+  if (!progress.started) {
+    progress.started = true;
+    progress.segment_start = spec.t0;
+    chart_from_q(model, q_init, ode.base_q, y);
+    for (int i = 0; i < model.nv; ++i) y[model.nv + i] = v_init[i];
+    if (n_output_times <= 0) {
+      progress.finish(InstanceStatus::ok);
+      return;
+    }
+    if constexpr (S::second_order) {
+      if (second_order) system.from_first_order(y, x, w);
+    }
+  }
+  SecondOrderRecorder<K> adapter{&system, &recorder, y};
+  run_integrator<S>(model, k, spec, ode, &system, y, x, w, output_times, n_output_times, d + l.work, recorder,
+                    adapter, stats, progress);
+}
+
 // Advances one instance by at most `budget` step attempts (< 0: to the end) from where the previous call left it
 // (begin_instance before the first call). q_init (nq), v_init (nv): its initial state, read on the first call;
 // outputs: n_outputs_times x n_signals, each written when the integration passes its time. Adaptive methods
@@ -486,45 +551,9 @@ MYRIAD_HD bool advance_instance(const CompiledModel& given_model, const K& k, co
     keep();
     return progress.finished;
   }
-  const InstanceScratchLayout l = instance_scratch_layout(model, spec.method);
-  double* d = static_cast<double*>(scratch);
-  TreeOde<K> ode = tree_instance_ode(model, k, scratch, l);
-  double* y = d + l.y;
-  double* x = d + l.xw;
-  double* w = x + model.nv;
-  SignalRecorder<K> recorder{&ode, outputs, output_times, n_output_times, kpi_state};
-  // Same chart base as the recorder's TreeOde, so (x, w) -> (x, u) conversions agree.
-  const bool second_order = S::second_order && uses_second_order(spec.method);
-  // Built in place (a zeroed one then assigned was another ~20 ns a call on the host).
-  const auto instance_system = [&]() -> TreeSecondOrder<K> {
-    if constexpr (S::second_order) {
-      if (second_order) return tree_instance_second_order(model, k, scratch, l);
-    }
-    return TreeSecondOrder<K>{};
-  };
-  TreeSecondOrder<K> system = instance_system();
-  if constexpr (S::second_order) {
-    // The implicit methods restart after a re-centring (integrators/implicit_outputs.hpp): re-centre only past
-    // the first-order form's threshold. The chart base is in the scratch, so resumed calls see the same chart.
-    if (spec.method == Method::implicit) system.rebase_threshold = kChartRebaseThreshold;
-  }
-  if (!progress.started) {
-    progress.started = true;
-    progress.segment_start = spec.t0;
-    chart_from_q(model, q_init, ode.base_q, y);
-    for (int i = 0; i < model.nv; ++i) y[model.nv + i] = v_init[i];
-    if (n_output_times <= 0) {
-      progress.finish(InstanceStatus::ok);
-      keep();
-      return true;
-    }
-    if constexpr (S::second_order) {
-      if (second_order) system.from_first_order(y, x, w);
-    }
-  }
-  SecondOrderRecorder<K> adapter{&system, &recorder, y};
-  run_integrator<S>(model, k, spec, ode, &system, y, x, w, output_times, n_output_times, d + l.work, recorder,
-                    adapter, stats, progress);
+  TreeInstanceViews<S, K> views = tree_instance_views<S>(model, k, scratch, spec.method);
+  advance_tree_instance<S>(model, k, q_init, v_init, spec, output_times, n_output_times, scratch, views, outputs,
+                           stats, progress, kpi_state);
   keep();
   return progress.finished;
 }
