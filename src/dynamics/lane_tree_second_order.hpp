@@ -96,6 +96,7 @@ struct LaneTreeSecondOrder {
     if (!timed)
       for (int i = 0; i < n; ++i) f_t[i] = S(0.0);
     if (!acceleration(t, x, w, f)) return false;
+    const bool reuse_placements = kinematics_can_reuse_placements(*model);
     for (int first = 0; first < directions; first += kLaneJacobianChunk) {
       const D t_dual = D::variable(t, timed ? 2 * n - first : -1);
       if (model->has_quaternions) {
@@ -107,7 +108,13 @@ struct LaneTreeSecondOrder {
           x_dual[i] = D::variable(x[i], i - first);
           w_dual[i] = D::variable(w[i], n + i - first);
         }
-        tree_kinematics(*model, constants, x_dual, w_dual, dual_tree);
+        // A pass of velocity (and time) directions leaves q unseeded: its placements are acceleration()'s, at the
+        // same q in `tree` (perf, stiff pendulum on 4 lanes: the sines, cosines and placements on Dual were about a
+        // fifth of such a pass).
+        if (first >= n && reuse_placements)
+          tree_kinematics_placed(*model, tree, w_dual, dual_tree);
+        else
+          tree_kinematics(*model, constants, x_dual, w_dual, dual_tree);
         applied_forces(*model, constants, t_dual, x_dual, w_dual, dual_tree);
       }
       newton_euler_forces(*model, constants, u_dot, dual_tree, residual);

@@ -95,6 +95,19 @@ MYRIAD_HD void tree_placements(const CompiledModel& model, const K& k, const S* 
   for (int i = 0; i < model.n_bodies; ++i) place_body(model, k, q, i, w, S_M);
 }
 
+// Body i's velocity v_i and bias v_i x v_J from its parent's velocity, its X_parent and subspace columns in `w`
+// and the velocities v (nv); the velocity product of a joint that has one is the caller's.
+template <class S>
+MYRIAD_HD_ALWAYS_INLINE Motion<S> body_velocity(const CompiledModel& model, const S* v, int i, TreeWorkspace<S>& w) {
+  const CompiledJoint& joint = model.joints[i];
+  const S* v_joint = v + joint.v_index;
+  Motion<S> v_J = Motion<S>::zero();
+  for (int col = 0; col < joint.nv; ++col) v_J += v_joint[col] * w.subspace[joint.v_index + col];
+  w.velocity[i] = joint.parent < 0 ? v_J : motion_to_b(w.X_parent[i], w.velocity[joint.parent]) + v_J;
+  w.bias[i] = cross_motion(w.velocity[i], v_J);
+  return v_J;
+}
+
 // Writes X_parent, X_world, velocity, subspace and bias of every body for coordinates q (nq) and velocities v
 // (nv).
 template <class S, class K>
@@ -104,23 +117,55 @@ MYRIAD_HD void tree_kinematics(const CompiledModel& model, const K& k, const S* 
     const CompiledJoint& joint = model.joints[i];
     Motion<S> S_M[joint_nv_bound<K>()];  // joint_subspace's columns
     place_body(model, k, q, i, w, S_M);
-    const Transform<S>& X_PC = w.X_parent[i];
-    const S* v_joint = v + joint.v_index;
-    Motion<S> v_J = Motion<S>::zero();
-    for (int col = 0; col < joint.nv; ++col) v_J += v_joint[col] * w.subspace[joint.v_index + col];
-    if (joint.parent < 0) {
-      w.X_world[i] = X_PC;
-      w.velocity[i] = v_J;
-    } else {
-      w.X_world[i] = w.X_world[joint.parent] * X_PC;
-      w.velocity[i] = motion_to_b(X_PC, w.velocity[joint.parent]) + v_J;
-    }
-    w.bias[i] = cross_motion(w.velocity[i], v_J);
+    w.X_world[i] = joint.parent < 0 ? w.X_parent[i] : w.X_world[joint.parent] * w.X_parent[i];
+    body_velocity(model, v, i, w);
     if (has_velocity_product(joint.type)) {
       const int c = joint.constants;
       const Transform<S> X_CM = load_transform<S>(k, c + kJointRotationCM, c + kJointOriginCM);
-      w.bias[i] += motion_to_a(X_CM, joint_velocity_product(joint, k, v_joint, S_M));
+      w.bias[i] += motion_to_a(X_CM, joint_velocity_product(joint, k, v + joint.v_index, S_M));
     }
+  }
+}
+
+namespace detail {
+template <class S, class T>
+MYRIAD_HD_INLINE Vec3<S> constant_of(const Vec3<T>& a) {
+  return {S(a.x), S(a.y), S(a.z)};
+}
+template <class S, class T>
+MYRIAD_HD_INLINE Transform<S> constant_of(const Transform<T>& X) {
+  Transform<S> r;
+  for (int row = 0; row < 3; ++row)
+    for (int col = 0; col < 3; ++col) r.R.m[row][col] = S(X.R.m[row][col]);
+  r.p = constant_of<S>(X.p);
+  return r;
+}
+}  // namespace detail
+
+// Whether tree_kinematics_placed may stand for tree_kinematics: no joint adds a velocity product (it needs the
+// joint's subspace in its own frame, which only place_body has).
+MYRIAD_HD_INLINE bool kinematics_can_reuse_placements(const CompiledModel& model) {
+  for (int i = 0; i < model.n_bodies; ++i)
+    if (has_velocity_product(model.joints[i].type)) return false;
+  return true;
+}
+
+// tree_kinematics on S = Dual<T, N> where q carries no derivative (the Jacobian's velocity and time directions):
+// X_parent, X_world and subspace are `placed`'s, a workspace on T on which tree_kinematics ran at the same q,
+// taken as constants (what S would compute: the same real parts, derivatives zero); only velocities and biases
+// are computed on S. Saves the pass the placements and their sines and cosines. Only where
+// kinematics_can_reuse_placements(model).
+template <class S, class T>
+MYRIAD_HD void tree_kinematics_placed(const CompiledModel& model, const TreeWorkspace<T>& placed, const S* v,
+                                      TreeWorkspace<S>& w) {
+  for (int i = 0; i < model.n_bodies; ++i) {
+    const CompiledJoint& joint = model.joints[i];
+    w.X_parent[i] = detail::constant_of<S>(placed.X_parent[i]);
+    w.X_world[i] = detail::constant_of<S>(placed.X_world[i]);
+    for (int col = joint.v_index; col < joint.v_index + joint.nv; ++col)
+      w.subspace[col] = {detail::constant_of<S>(placed.subspace[col].angular),
+                         detail::constant_of<S>(placed.subspace[col].linear)};
+    body_velocity(model, v, i, w);
   }
 }
 
