@@ -7,9 +7,9 @@ The ensemble: models/stiff_double_pendulum.json, t = 0..2 s, N instances with k2
 --params ... --threads 1 --signals theta1_dot --out`: the one signal diffrax returns, the model's other ten
 outputs neither computed nor written; best of two runs per --lanes value: 1 is one instance at a time, 4 the
 default, four instances in the core's vector lanes with the same bits), timed by its own compute time; diffrax's
-ODE is the same planar double pendulum written out by hand (relative joint angles, slender-rod inertias, the springs' shortest initial deflections of
-seed-notes.md), jitted and vmapped, timed after a warm-up call (compilation excluded), with XLA held to one thread.
-Both processes are pinned to one core (taskset).
+ODE is the same planar double pendulum written out by hand (relative joint angles, slender-rod inertias, the
+springs' shortest initial deflections of seed-notes.md), jitted and vmapped, timed after a warm-up call
+(compilation excluded), with XLA held to one thread. Both processes are pinned to one core (taskset).
 
 Accuracy is the max |theta1-dot| error over the saved times and over a subset of instances, against a reference
 solved by diffrax Kvaerno5 at rtol = atol = 1e-12 (checked against a Myriad run at 1e-10: if the two references
