@@ -98,14 +98,13 @@ MYRIAD_HD void tree_placements(const CompiledModel& model, const K& k, const S* 
 // Body i's velocity v_i and bias v_i x v_J from its parent's velocity, its X_parent and subspace columns in `w`
 // and the velocities v (nv); the velocity product of a joint that has one is the caller's.
 template <class S>
-MYRIAD_HD_ALWAYS_INLINE Motion<S> body_velocity(const CompiledModel& model, const S* v, int i, TreeWorkspace<S>& w) {
+MYRIAD_HD_ALWAYS_INLINE void body_velocity(const CompiledModel& model, const S* v, int i, TreeWorkspace<S>& w) {
   const CompiledJoint& joint = model.joints[i];
   const S* v_joint = v + joint.v_index;
   Motion<S> v_J = Motion<S>::zero();
   for (int col = 0; col < joint.nv; ++col) v_J += v_joint[col] * w.subspace[joint.v_index + col];
   w.velocity[i] = joint.parent < 0 ? v_J : motion_to_b(w.X_parent[i], w.velocity[joint.parent]) + v_J;
   w.bias[i] = cross_motion(w.velocity[i], v_J);
-  return v_J;
 }
 
 // Writes X_parent, X_world, velocity, subspace and bias of every body for coordinates q (nq) and velocities v
