@@ -58,6 +58,14 @@ def short(name: str) -> str:
     return "".join(out)
 
 
+def emit(lines: list[str], md: str | None) -> None:
+    """Prints the table's lines, and writes them to `md` when one is given."""
+    text = "\n".join(lines) + "\n"
+    if md:
+        pathlib.Path(md).write_text(text)
+    print(text)
+
+
 def parse_ptxas_log(path: str) -> dict[str, tuple[int, int, int]]:
     """Per entry function (mangled name): its own spill stores and loads, and the largest spill store of the
     out-of-line device functions ptxas compiled for it (listed after the entry, up to the next one), in bytes. A
@@ -147,10 +155,7 @@ def main() -> None:
             spills = entries.get(mangled)
             line += f" {spills[0]} / {spills[1]} | {spills[2]} |" if spills else " ? | ? |"
         lines.append(line)
-    text = "\n".join(lines) + "\n"
-    if args.md:
-        pathlib.Path(args.md).write_text(text)
-    print(text)
+    emit(lines, args.md)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,92 @@
+#!/usr/bin/env python3
+"""Compiles bench/kernel_call_spills.cu (the quarter car's dynamics, and one DOPRI5 step holding 0..30 doubles
+across its calls of them) for sm_90 at several register caps and tabulates ptxas' report: registers, stack, the
+kernel's own spills, and the spill stores of each device function it calls out of line. Issue 19's evidence for
+what keeps the model kernels over 128 registers (bench/results/kernel_resources.md). Needs nvcc only, no GPU.
+
+    python3 bench/kernel_call_spills.py [--nvcc PATH] [--caps 255,128,112,96,80] [--md FILE]
+"""
+from __future__ import annotations
+
+import argparse
+import pathlib
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+from kernel_resources import demangle, emit, short
+
+REPO = pathlib.Path(__file__).resolve().parents[1]
+SOURCE = REPO / "bench" / "kernel_call_spills.cu"
+
+
+def compile_at(nvcc: str, cap: int, out_dir: str) -> str:
+    """ptxas' verbose report for SOURCE compiled with at most `cap` registers a thread."""
+    command = [nvcc, "-std=c++17", "-O3", "-DNDEBUG", "--expt-relaxed-constexpr", f"-I{REPO / 'src'}",
+               "--generate-code=arch=compute_90,code=sm_90", "-Xptxas=-v", f"-maxrregcount={cap}", "-c",
+               str(SOURCE), "-o", str(pathlib.Path(out_dir) / f"probe_{cap}.o")]
+    done = subprocess.run(command, capture_output=True, text=True)
+    if done.returncode != 0:
+        sys.exit(f"kernel_call_spills.py: nvcc failed at -maxrregcount={cap}:\n{done.stderr}")
+    return done.stderr
+
+
+def parse(report: str) -> list[dict]:
+    """One record per entry function: registers, stack, own spill stores / loads, and its out-of-line callees'
+    spill stores (name -> bytes), in the order ptxas lists them."""
+    kernels: list[dict] = []
+    entry, function = None, None
+    for line in report.splitlines():
+        if m := re.search(r"Compiling entry function '(\S+)'", line):
+            entry = {"name": m.group(1), "callees": {}}
+            kernels.append(entry)
+            function = None
+        elif m := re.search(r"Function properties for (\S+)", line):
+            function = m.group(1)
+        elif entry and function and (m := re.search(r"(\d+) bytes stack frame, (\d+) bytes spill stores, (\d+) "
+                                                    r"bytes spill loads", line)):
+            if function == entry["name"]:
+                entry["spills"] = (int(m.group(2)), int(m.group(3)))
+            else:
+                entry["callees"][function] = int(m.group(2))
+            function = None
+        elif entry and (m := re.search(r"Used (\d+) registers.*?(\d+) bytes cumulative stack size", line)):
+            entry["registers"], entry["stack"] = int(m.group(1)), int(m.group(2))
+    return kernels
+
+
+def callee_name(mangled: str) -> str:
+    """A device function's short name: its last qualified component without template arguments."""
+    name = short(demangle([mangled])[0])
+    name = re.sub(r"<[^<>]*>", "", re.sub(r"<[^<>]*>", "", re.sub(r"<[^<>]*>", "", name)))
+    return name.split("::")[-1].split(" ")[-1] or mangled
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--nvcc", default=shutil.which("nvcc") or "/usr/local/cuda/bin/nvcc")
+    parser.add_argument("--caps", default="255,128,112,96,80")
+    parser.add_argument("--md", default=None)
+    args = parser.parse_args()
+    caps = [int(c) for c in args.caps.split(",")]
+    version = subprocess.run([args.nvcc, "--version"], capture_output=True, text=True).stdout.strip().splitlines()
+    command = f"python3 bench/kernel_call_spills.py --caps {args.caps}"
+    lines = [f"nvcc: {version[-1] if version else '?'}; command: `{command}`", "",
+             "| kernel | register cap | registers | stack (B) | spill stores / loads (B) | out-of-line callees' spill "
+             "stores (B) |", "| --- | ---: | ---: | ---: | ---: | --- |"]
+    with tempfile.TemporaryDirectory() as out_dir:
+        for cap in caps:
+            for kernel in parse(compile_at(args.nvcc, cap, out_dir)):
+                name = short(demangle([kernel["name"]])[0]).replace("myriad::probe::", "")
+                callees = ", ".join(f"{callee_name(f)} {b}" for f, b in kernel["callees"].items()
+                                    if not f.startswith("__internal")) or "none"
+                stores, loads = kernel.get("spills", (0, 0))
+                lines.append(f"| `{name}` | {cap} | {kernel.get('registers', '?')} | {kernel.get('stack', '?')} | "
+                             f"{stores} / {loads} | {callees} |")
+    emit(lines, args.md)
+
+
+if __name__ == "__main__":
+    main()
