@@ -64,7 +64,7 @@ struct LaneGroup {
   LaneTreeOde<W> ode;
   LaneTreeSecondOrder<W> second_order;  // RN4's system
   // Each lane's instance as advance_instance sees it, built once per instance (begin) rather than every call.
-  TreeInstanceViews<AnyStepLoops, const double*> views[W];
+  TreeInstanceViews<const double*> views[W];
 
   LaneGroup(const CompiledModel& m, const RunSpec& spec)
       : model(m),

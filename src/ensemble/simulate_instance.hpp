@@ -447,7 +447,7 @@ MYRIAD_HD void advance_loop_instance(const CompiledModel& model, const K& k, con
 // systems over its scratch and constants (the second-order one only for the methods that use it). Views only
 // (pointers and constants): a caller that advances an instance many times may build them once
 // (ensemble/lane_runner.cpp: carving them on every call was ~5% of an RN4 run on 4 lanes).
-template <class S, class K>
+template <class K>
 struct TreeInstanceViews {
   InstanceScratchLayout layout;
   TreeOde<K> ode;
@@ -455,7 +455,7 @@ struct TreeInstanceViews {
 };
 
 template <class S = AnyStepLoops, class K>
-MYRIAD_HD_INLINE TreeInstanceViews<S, K> tree_instance_views(const CompiledModel& model, const K& k, void* scratch,
+MYRIAD_HD_INLINE TreeInstanceViews<K> tree_instance_views(const CompiledModel& model, const K& k, void* scratch,
                                                               Method method) {
   const InstanceScratchLayout l = instance_scratch_layout(model, method);
   const auto system = [&]() -> TreeSecondOrder<K> {
@@ -464,7 +464,7 @@ MYRIAD_HD_INLINE TreeInstanceViews<S, K> tree_instance_views(const CompiledModel
     }
     return TreeSecondOrder<K>{};
   };
-  return TreeInstanceViews<S, K>{l, tree_instance_ode(model, k, scratch, l), system()};
+  return TreeInstanceViews<K>{l, tree_instance_ode(model, k, scratch, l), system()};
 }
 
 // advance_instance on a tree model, through views built over the same scratch and constants (tree_instance_views
@@ -472,7 +472,7 @@ MYRIAD_HD_INLINE TreeInstanceViews<S, K> tree_instance_views(const CompiledModel
 template <class S = AnyStepLoops, class K>
 MYRIAD_HD void advance_tree_instance(const CompiledModel& model, const K& k, const double* q_init,
                                      const double* v_init, const RunSpec& spec, const double* output_times,
-                                     int n_output_times, void* scratch, TreeInstanceViews<S, K>& views,
+                                     int n_output_times, void* scratch, TreeInstanceViews<K>& views,
                                      double* outputs, IntegratorStats& stats, InstanceProgress& progress,
                                      double* kpi_state) {
   const InstanceScratchLayout& l = views.layout;
@@ -551,7 +551,7 @@ MYRIAD_HD bool advance_instance(const CompiledModel& given_model, const K& k, co
     keep();
     return progress.finished;
   }
-  TreeInstanceViews<S, K> views = tree_instance_views<S>(model, k, scratch, spec.method);
+  TreeInstanceViews<K> views = tree_instance_views<S>(model, k, scratch, spec.method);
   advance_tree_instance<S>(model, k, q_init, v_init, spec, output_times, n_output_times, scratch, views, outputs,
                            stats, progress, kpi_state);
   keep();
