@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
-"""Compiles bench/kernel_call_spills.cu (the quarter car's dynamics, and one DOPRI5 step holding 0..30 doubles
-across its calls of them) for sm_90 at several register caps and tabulates ptxas' report: registers, stack, the
-kernel's own spills, and the spill stores of each device function it calls out of line. Issue 19's evidence for
-what keeps the model kernels over 128 registers (bench/results/kernel_resources.md). Needs nvcc only, no GPU.
+"""Compiles bench/probes/kernel_call_spills.cu (the quarter car's dynamics; one DOPRI5 step holding 0..30 doubles
+across its calls of them; the bare DOPRI5 loop) for sm_90 at several register caps and tabulates ptxas' report:
+registers, stack, the kernel's own spills, and the spill stores of each device function it calls out of line.
+Issue 19's evidence for what keeps the model kernels over 128 registers (bench/results/kernel_resources.md). Needs
+nvcc only, no GPU. The probe lies outside CMake's bench/*.cu (it has no main) and out of CI's build: compiling it
+takes about as long as every kernel file of the library together (cuda_build_time.md); this script is its build.
 
     python3 bench/kernel_call_spills.py [--nvcc PATH] [--caps 255,128,112,96,80] [--md FILE]
 """
@@ -19,7 +21,7 @@ import tempfile
 from kernel_resources import demangle, emit, short
 
 REPO = pathlib.Path(__file__).resolve().parents[1]
-SOURCE = REPO / "bench" / "kernel_call_spills.cu"
+SOURCE = REPO / "bench" / "probes" / "kernel_call_spills.cu"
 
 
 def compile_at(nvcc: str, cap: int, out_dir: str) -> str:

@@ -2,7 +2,8 @@
 // cost in registers when compiled on the model alone, and what a step loop pays for each value it holds across a
 // call to them. bench/kernel_call_spills.py compiles this file with ptxas verbose at several register caps and
 // tabulates the report; nothing launches these kernels. They call the library's own functions (TreeOde::derivative,
-// dopri5_step) on the model as the model kernels hold it (kernels/model_kernels.cu), nothing written for the probe.
+// dopri5_step, integrate_dopri5) on the model as the model kernels hold it (kernels/model_kernels.cu), nothing
+// written for the probe.
 #include "dynamics/model_class.hpp"
 #include "dynamics/tree_ode.hpp"
 #include "ensemble/simulate_instance.hpp"
@@ -60,9 +61,52 @@ __global__ void step_kernel(const double* constants, long long total, unsigned c
   ode.derivative(0.0, state, k1);
   dopri5_step(ode, 0.0, 1e-3, state, k1, y_new, error, k7, work, stats);
   for (int j = 0; j < kDimension; ++j) out[j * total + i] = y_new[j] + error[j] + k7[j];
-  for (int j = 0; j < Held; ++j) out[(kDimension + j) * total + i] = held[j] * held[(j + 1) % Held];
+  for (int j = 0; j < Held; ++j) out[(kDimension + j) * total + i] = held[j] * held[(j + 1) % (Held > 0 ? Held : 1)];
 }
 
+// The observer of loop_kernel: writes each output row to a SoA table.
+struct RowWriter {
+  double* out;
+  long long total, i;
+  __device__ void operator()(int row, double, const double* y) {
+    for (int j = 0; j < kDimension; ++j) out[(row * kDimension + j) * total + i] = y[j];
+  }
+};
+
+// The whole adaptive loop (integrate_dopri5) on the quarter car, without advance_instance's layers (piecewise
+// driver, signal recorder, KPIs): its y and workspace in global memory (`state`, 11 n doubles a thread), its
+// progress and counters in global memory too, or (LocalProgress) copied into the thread's registers as
+// advance_instance does on the device.
+template <bool LocalProgress>
+__global__ void loop_kernel(const double* constants, long long total, unsigned char* scratch, long long slot_bytes,
+                            const double* y0, const double* times, int n_times, double* out, double* state,
+                            IntegratorStats* all_stats, IntegrationProgress* all_progress) {
+  const long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
+  if (i >= total) return;
+  TreeOde<Constants> ode = instance_ode(constants, total, scratch, slot_bytes, i);
+  double* y = state + i * 11 * kDimension;
+  for (int j = 0; j < kDimension; ++j) y[j] = y0[j * total + i];
+  RowWriter writer{out, total, i};
+  StepControl control{};
+  control.rtol = 1e-6;
+  control.atol = 1e-6;
+  if constexpr (LocalProgress) {
+    IntegratorStats stats = all_stats[i];
+    IntegrationProgress progress = all_progress[i];
+    integrate_dopri5(ode, 0.0, y, times, n_times, writer, control, y + kDimension, stats, progress);
+    all_stats[i] = stats;
+    all_progress[i] = progress;
+  } else {
+    integrate_dopri5(ode, 0.0, y, times, n_times, writer, control, y + kDimension, all_stats[i], all_progress[i]);
+  }
+}
+
+template __global__ void loop_kernel<false>(const double*, long long, unsigned char*, long long, const double*,
+                                            const double*, int, double*, double*, IntegratorStats*,
+                                            IntegrationProgress*);
+template __global__ void loop_kernel<true>(const double*, long long, unsigned char*, long long, const double*,
+                                           const double*, int, double*, double*, IntegratorStats*,
+                                           IntegrationProgress*);
 template __global__ void step_kernel<0>(const double*, long long, unsigned char*, long long, const double*, double*);
 template __global__ void step_kernel<4>(const double*, long long, unsigned char*, long long, const double*, double*);
 template __global__ void step_kernel<10>(const double*, long long, unsigned char*, long long, const double*, double*);
