@@ -271,7 +271,10 @@ CTRL_C_SCRIPT = textwrap.dedent("""
     try:
         # cpu: its runner stops handing out instances once the cancel flag is set (the cuda runner does not
         # look at the flag yet: there the run ends first, then KeyboardInterrupt).
-        myriad.simulate(model, instances=400000, t_end=3.0, dt_out=3.0, backend="cpu", threads=1)
+        # 40000 instances of 300 s (about 6 min on one core): long ones, so that the ensemble's tables are small
+        # (~80 MB) and what the test times is the run stopping. With 400000 instances of 3 s (~0.9 GB of tables)
+        # the run ended 0.5 s after SIGINT, and 2.8 s on a loaded machine; like this, 0.03-0.05 s.
+        myriad.simulate(model, instances=40000, t_end=300.0, dt_out=300.0, backend="cpu", threads=1)
         print("finished", flush=True)
     except KeyboardInterrupt:
         # time.monotonic is CLOCK_MONOTONIC, one clock for the whole machine: the test compares it with its own.
