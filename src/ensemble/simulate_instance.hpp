@@ -456,7 +456,7 @@ struct TreeInstanceViews {
 
 template <class S = AnyStepLoops, class K>
 MYRIAD_HD_INLINE TreeInstanceViews<K> tree_instance_views(const CompiledModel& model, const K& k, void* scratch,
-                                                              Method method) {
+                                                           Method method) {
   const InstanceScratchLayout l = instance_scratch_layout(model, method);
   const auto system = [&]() -> TreeSecondOrder<K> {
     if constexpr (S::second_order) {
