@@ -18,7 +18,7 @@ import subprocess
 import sys
 import tempfile
 
-from kernel_resources import demangle, emit, short
+from kernel_resources import demangle, emit, ptxas_entries, short
 
 REPO = pathlib.Path(__file__).resolve().parents[1]
 SOURCE = REPO / "bench" / "probes" / "kernel_call_spills.cu"
@@ -35,34 +35,11 @@ def compile_at(nvcc: str, cap: int, out_dir: str) -> str:
     return done.stderr
 
 
-def parse(report: str) -> list[dict]:
-    """One record per entry function: registers, stack, own spill stores / loads, and its out-of-line callees'
-    spill stores (name -> bytes), in the order ptxas lists them."""
-    kernels: list[dict] = []
-    entry, function = None, None
-    for line in report.splitlines():
-        if m := re.search(r"Compiling entry function '(\S+)'", line):
-            entry = {"name": m.group(1), "callees": {}}
-            kernels.append(entry)
-            function = None
-        elif m := re.search(r"Function properties for (\S+)", line):
-            function = m.group(1)
-        elif entry and function and (m := re.search(r"(\d+) bytes stack frame, (\d+) bytes spill stores, (\d+) "
-                                                    r"bytes spill loads", line)):
-            if function == entry["name"]:
-                entry["spills"] = (int(m.group(2)), int(m.group(3)))
-            else:
-                entry["callees"][function] = int(m.group(2))
-            function = None
-        elif entry and (m := re.search(r"Used (\d+) registers.*?(\d+) bytes cumulative stack size", line)):
-            entry["registers"], entry["stack"] = int(m.group(1)), int(m.group(2))
-    return kernels
-
-
 def callee_name(mangled: str) -> str:
     """A device function's short name: its last qualified component without template arguments."""
     name = short(demangle([mangled])[0])
-    name = re.sub(r"<[^<>]*>", "", re.sub(r"<[^<>]*>", "", re.sub(r"<[^<>]*>", "", name)))
+    while (bare := re.sub(r"<[^<>]*>", "", name)) != name:  # innermost template arguments first
+        name = bare
     return name.split("::")[-1].split(" ")[-1] or mangled
 
 
@@ -80,11 +57,11 @@ def main() -> None:
              "stores (B) |", "| --- | ---: | ---: | ---: | ---: | --- |"]
     with tempfile.TemporaryDirectory() as out_dir:
         for cap in caps:
-            for kernel in parse(compile_at(args.nvcc, cap, out_dir)):
+            for kernel in ptxas_entries(compile_at(args.nvcc, cap, out_dir)):
                 name = short(demangle([kernel["name"]])[0]).replace("myriad::probe::", "")
                 callees = ", ".join(f"{callee_name(f)} {b}" for f, b in kernel["callees"].items()
                                     if not f.startswith("__internal")) or "none"
-                stores, loads = kernel.get("spills", (0, 0))
+                stores, loads = kernel["spills"]
                 lines.append(f"| `{name}` | {cap} | {kernel.get('registers', '?')} | {kernel.get('stack', '?')} | "
                              f"{stores} / {loads} | {callees} |")
     emit(lines, args.md)

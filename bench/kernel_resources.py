@@ -66,28 +66,37 @@ def emit(lines: list[str], md: str | None) -> None:
     print(text)
 
 
-def parse_ptxas_log(path: str) -> dict[str, tuple[int, int, int]]:
-    """Per entry function (mangled name): its own spill stores and loads, and the largest spill store of the
-    out-of-line device functions ptxas compiled for it (listed after the entry, up to the next one), in bytes. A
-    log may hold several builds' output; the last word on an entry counts."""
-    entries: dict[str, tuple[int, int, int]] = {}
+def ptxas_entries(report: str) -> list[dict]:
+    """ptxas' verbose report read per entry function, in its order: name (mangled), registers, stack (cumulative),
+    spills (its own spill stores and loads) and callees (each out-of-line device function compiled for it, listed
+    after the entry up to the next one: mangled name -> spill stores), in bytes."""
+    entries: list[dict] = []
     entry, function = None, None
-    for line in pathlib.Path(path).read_text(errors="replace").splitlines():
+    for line in report.splitlines():
         if m := re.search(r"Compiling entry function '(\S+)'", line):
-            entry, function = m.group(1), None
-            entries[entry] = (0, 0, 0)
+            entry = {"name": m.group(1), "spills": (0, 0), "callees": {}}
+            entries.append(entry)
+            function = None
         elif m := re.search(r"Function properties for (\S+)", line):
             function = m.group(1)
         elif entry and function and (m := re.search(r"(\d+) bytes stack frame, (\d+) bytes spill stores, (\d+) "
                                                     r"bytes spill loads", line)):
-            stores, loads = int(m.group(2)), int(m.group(3))
-            own_stores, own_loads, callees = entries[entry]
-            if function == entry:
-                entries[entry] = (stores, loads, callees)
+            if function == entry["name"]:
+                entry["spills"] = (int(m.group(2)), int(m.group(3)))
             else:
-                entries[entry] = (own_stores, own_loads, max(callees, stores))
+                entry["callees"][function] = int(m.group(2))
             function = None
+        elif entry and (m := re.search(r"Used (\d+) registers.*?(\d+) bytes cumulative stack size", line)):
+            entry["registers"], entry["stack"] = int(m.group(1)), int(m.group(2))
     return entries
+
+
+def parse_ptxas_log(path: str) -> dict[str, tuple[int, int, int]]:
+    """Per entry function (mangled name): its own spill stores and loads, and the largest spill store of the
+    out-of-line device functions ptxas compiled for it, in bytes. A log may hold several builds' output; the last
+    word on an entry counts."""
+    return {e["name"]: (*e["spills"], max(e["callees"].values(), default=0))
+            for e in ptxas_entries(pathlib.Path(path).read_text(errors="replace"))}
 
 
 # Readable names of the fused kernels' compile-time arguments (ensemble/step_loops.hpp, dynamics/model_class.hpp).
