@@ -27,3 +27,15 @@
 #define MYRIAD_HD_HOST_OUTLINE inline
 #define MYRIAD_HD_OUTLINE
 #endif
+
+// MYRIAD_UNROLL before a loop over the model's bodies or force elements: in a kernel compiled on one model
+// (kernels/model_kernels.cu), whose counts are then constants, the loop is unrolled whole, so each pass reads its
+// joint's or element's fields as literals and the joint-type branches of the other passes fold away; elsewhere
+// the count is not a constant and the pragma leaves the loop as it is (nvcc unrolls only a constant trip count
+// when none is given). On the quarter car's DOPRI5 model kernel: no spills at 255 registers (before: 8-128 B a
+// function), ptxas' time halved (bench/results/kernel_call_spills.md).
+#if defined(__CUDA_ARCH__)
+#define MYRIAD_UNROLL _Pragma("unroll")
+#else
+#define MYRIAD_UNROLL
+#endif

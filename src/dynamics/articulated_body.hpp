@@ -30,6 +30,7 @@ template <class S, int MaxNv = 6>
 MYRIAD_HD void articulated_forward_pass(const CompiledModel& model, const TreeWorkspace<S>& w,
                                         const Motion<S>& a_base, const Motion<S>* bias, const S* u,
                                         Motion<S>* acceleration, S* qdd) {
+  MYRIAD_UNROLL
   for (int i = 0; i < model.n_bodies; ++i) {
     const CompiledJoint& joint = model.joints[i];
     const int n = joint.nv, v0 = joint.v_index;
@@ -53,11 +54,13 @@ MYRIAD_HD void articulated_forward_pass(const CompiledModel& model, const TreeWo
 template <class S, class K>
 MYRIAD_HD bool articulated_body_accelerations(const CompiledModel& model, const K& k, TreeWorkspace<S>& w, S* qdd) {
   const int nb = model.n_bodies;
+  MYRIAD_UNROLL
   for (int i = 0; i < nb; ++i) {
     const SpatialInertia<S> I = body_inertia<S>(model, k, i);
     w.IA[i] = I;
     w.pA[i] = cross_force(w.velocity[i], I * w.velocity[i]) - w.f_ext[i];
   }
+  MYRIAD_UNROLL
   for (int i = nb - 1; i >= 0; --i) {
     const CompiledJoint& joint = model.joints[i];
     const int n = joint.nv, v0 = joint.v_index;

@@ -72,6 +72,7 @@ MYRIAD_HD void applied_forces(const CompiledModel& model, const K& k, const T& t
                               TreeWorkspace<S>& w) {
   for (int i = 0; i < model.n_bodies; ++i) w.f_ext[i] = Force<S>::zero();
   for (int i = 0; i < model.nv; ++i) w.tau[i] = S(0);
+  MYRIAD_UNROLL
   for (int e = 0; e < model.n_forces; ++e) {
     const CompiledForce& f = model.forces[e];
     switch (f.type) {

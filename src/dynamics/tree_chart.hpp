@@ -16,6 +16,7 @@ MYRIAD_HD_INLINE int joint_rotation_offset(int type) { return type == kSpherical
 // q (nq) from the chart point x (nv).
 template <class S>
 MYRIAD_HD void chart_to_q(const CompiledModel& model, const double* base_q, const S* x, S* q) {
+  MYRIAD_UNROLL
   for (int i = 0; i < model.n_bodies; ++i) {
     const CompiledJoint& joint = model.joints[i];
     const S* xj = x + joint.v_index;
@@ -40,6 +41,7 @@ MYRIAD_HD void chart_to_q(const CompiledModel& model, const double* base_q, cons
 // dx/dt (nv) at chart point x with coordinates q (from chart_to_q) and velocities v.
 template <class S>
 MYRIAD_HD void chart_rate(const CompiledModel& model, const S* x, const S* q, const S* v, S* x_dot) {
+  MYRIAD_UNROLL
   for (int i = 0; i < model.n_bodies; ++i) {
     const CompiledJoint& joint = model.joints[i];
     const int v0 = joint.v_index;
@@ -63,6 +65,7 @@ MYRIAD_HD void chart_rate(const CompiledModel& model, const S* x, const S* q, co
 
 // Chart centred at q: base_q takes q's quaternions (normalized), x the coordinates with zero rotation vectors.
 MYRIAD_HD inline void chart_from_q(const CompiledModel& model, const double* q, double* base_q, double* x) {
+  MYRIAD_UNROLL
   for (int i = 0; i < model.n_bodies; ++i) {
     const CompiledJoint& joint = model.joints[i];
     for (int a = 0; a < joint.nq; ++a) base_q[joint.q_index + a] = q[joint.q_index + a];
@@ -86,6 +89,7 @@ MYRIAD_HD inline void chart_from_q(const CompiledModel& model, const double* q, 
 // Keeping |phi| well below pi keeps the chart far from its singularity.
 MYRIAD_HD inline bool chart_rebase(const CompiledModel& model, double* base_q, double* x, double threshold) {
   bool changed = false;
+  MYRIAD_UNROLL
   for (int i = 0; i < model.n_bodies; ++i) {
     const CompiledJoint& joint = model.joints[i];
     const int rot = joint_rotation_offset(joint.type);

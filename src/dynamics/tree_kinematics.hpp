@@ -112,6 +112,7 @@ MYRIAD_HD_ALWAYS_INLINE void body_velocity(const CompiledModel& model, const S* 
 template <class S, class K>
 MYRIAD_HD void tree_kinematics(const CompiledModel& model, const K& k, const S* q, const S* v,
                                TreeWorkspace<S>& w) {
+  MYRIAD_UNROLL
   for (int i = 0; i < model.n_bodies; ++i) {
     const CompiledJoint& joint = model.joints[i];
     Motion<S> S_M[joint_nv_bound<K>()];  // joint_subspace's columns
