@@ -446,25 +446,36 @@ MYRIAD_HD void advance_loop_instance(const CompiledModel& model, const K& k, con
 // A tree model's instance as advance_instance works on it: its scratch layout and the first- and second-order
 // systems over its scratch and constants (the second-order one only for the methods that use it). Views only
 // (pointers and constants): a caller that advances an instance many times may build them once
-// (ensemble/lane_runner.cpp: carving them on every call was ~5% of an RN4 run on 4 lanes).
-template <class K>
+// (ensemble/lane_runner.cpp: carving them on every call was ~5% of an RN4 run on 4 lanes). SecondOrder: whether
+// the step loops that use them have a method of the second-order form (StepLoops::second_order).
+template <class K, bool SecondOrder = true>
 struct TreeInstanceViews {
   InstanceScratchLayout layout;
   TreeOde<K> ode;
   TreeSecondOrder<K> system;
+  MYRIAD_HD_INLINE TreeSecondOrder<K>* second_order() { return &system; }
+};
+
+// For step loops of first-order methods only (RK4, DOPRI5): no second-order system, which on the device is 352 B
+// of each thread's stack the DOPRI5 kernel compiled on the quarter car would otherwise hold unused.
+template <class K>
+struct TreeInstanceViews<K, false> {
+  InstanceScratchLayout layout;
+  TreeOde<K> ode;
+  MYRIAD_HD_INLINE TreeSecondOrder<K>* second_order() { return nullptr; }
 };
 
 template <class S = AnyStepLoops, class K>
-MYRIAD_HD_INLINE TreeInstanceViews<K> tree_instance_views(const CompiledModel& model, const K& k, void* scratch,
-                                                           Method method) {
+MYRIAD_HD_INLINE TreeInstanceViews<K, S::second_order> tree_instance_views(const CompiledModel& model, const K& k,
+                                                                            void* scratch, Method method) {
   const InstanceScratchLayout l = instance_scratch_layout(model, method);
-  const auto system = [&]() -> TreeSecondOrder<K> {
-    if constexpr (S::second_order) {
-      if (uses_second_order(method)) return tree_instance_second_order(model, k, scratch, l);
-    }
-    return TreeSecondOrder<K>{};
-  };
-  return TreeInstanceViews<K>{l, tree_instance_ode(model, k, scratch, l), system()};
+  if constexpr (S::second_order) {
+    const TreeSecondOrder<K> system =
+        uses_second_order(method) ? tree_instance_second_order(model, k, scratch, l) : TreeSecondOrder<K>{};
+    return {l, tree_instance_ode(model, k, scratch, l), system};
+  } else {
+    return {l, tree_instance_ode(model, k, scratch, l)};
+  }
 }
 
 // advance_instance on a tree model, through views built over the same scratch and constants (tree_instance_views
@@ -472,13 +483,13 @@ MYRIAD_HD_INLINE TreeInstanceViews<K> tree_instance_views(const CompiledModel& m
 template <class S = AnyStepLoops, class K>
 MYRIAD_HD void advance_tree_instance(const CompiledModel& model, const K& k, const double* q_init,
                                      const double* v_init, const RunSpec& spec, const double* output_times,
-                                     int n_output_times, void* scratch, TreeInstanceViews<K>& views,
-                                     double* outputs, IntegratorStats& stats, InstanceProgress& progress,
-                                     double* kpi_state) {
+                                     int n_output_times, void* scratch,
+                                     TreeInstanceViews<K, S::second_order>& views, double* outputs,
+                                     IntegratorStats& stats, InstanceProgress& progress, double* kpi_state) {
   const InstanceScratchLayout& l = views.layout;
   double* d = static_cast<double*>(scratch);
   TreeOde<K>& ode = views.ode;
-  TreeSecondOrder<K>& system = views.system;
+  TreeSecondOrder<K>* system = views.second_order();  // null for first-order step loops, which never use it
   double* y = d + l.y;
   double* x = d + l.xw;
   double* w = x + model.nv;
@@ -488,7 +499,7 @@ MYRIAD_HD void advance_tree_instance(const CompiledModel& model, const K& k, con
   if constexpr (S::second_order) {
     // The implicit methods restart after a re-centring (integrators/implicit_outputs.hpp): re-centre only past
     // the first-order form's threshold. The chart base is in the scratch, so resumed calls see the same chart.
-    system.rebase_threshold = spec.method == Method::implicit ? kChartRebaseThreshold : 0.0;
+    system->rebase_threshold = spec.method == Method::implicit ? kChartRebaseThreshold : 0.0;
   }
   if (!progress.started) {
     progress.started = true;
@@ -500,11 +511,11 @@ MYRIAD_HD void advance_tree_instance(const CompiledModel& model, const K& k, con
       return;
     }
     if constexpr (S::second_order) {
-      if (second_order) system.from_first_order(y, x, w);
+      if (second_order) system->from_first_order(y, x, w);
     }
   }
-  SecondOrderRecorder<K> adapter{&system, &recorder, y};
-  run_integrator<S>(model, k, spec, ode, &system, y, x, w, output_times, n_output_times, d + l.work, recorder,
+  SecondOrderRecorder<K> adapter{system, &recorder, y};
+  run_integrator<S>(model, k, spec, ode, system, y, x, w, output_times, n_output_times, d + l.work, recorder,
                     adapter, stats, progress);
 }
 
@@ -551,7 +562,7 @@ MYRIAD_HD bool advance_instance(const CompiledModel& given_model, const K& k, co
     keep();
     return progress.finished;
   }
-  TreeInstanceViews<K> views = tree_instance_views<S>(model, k, scratch, spec.method);
+  TreeInstanceViews<K, S::second_order> views = tree_instance_views<S>(model, k, scratch, spec.method);
   advance_tree_instance<S>(model, k, q_init, v_init, spec, output_times, n_output_times, scratch, views, outputs,
                            stats, progress, kpi_state);
   keep();
