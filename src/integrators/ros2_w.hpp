@@ -175,7 +175,9 @@ MYRIAD_HD bool ros2w_stages(System& sys, double t, double h, const double* x, co
                             double* x_new, double* w_new, double* x_error, double* w_error, double* work,
                             IntegratorStats& stats, IntegrationProgress* progress = nullptr) {
   using Request = IntegrationProgress::LinearRequest;
-  constexpr RosenbrockNystromTableau<2> T = rosenbrock_nystrom_tableau(kRos2BaseTableau);
+  // Static, as rn4_stages' tableau: indexed at run time, a plain constexpr local is built in each device thread's
+  // local memory on every call.
+  static constexpr RosenbrockNystromTableau<2> T = rosenbrock_nystrom_tableau(kRos2BaseTableau);
   const int n = sys.dimension();
   double* u1 = work;               // (u_x, u_w) of stage 1 (2n)
   double* u2 = work + 2 * n;       // (u_x, u_w) of stage 2 (2n)

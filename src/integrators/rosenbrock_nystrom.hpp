@@ -264,7 +264,9 @@ MYRIAD_HD InstanceStatus rn4_stages(System& sys, const S& t, const S& h, const S
                                     const Rn4LinearizationOf<S>& lin, S* x_new, S* w_new, S* x_error, S* w_error,
                                     S* work, IntegratorStats& stats, IntegrationProgress* progress = nullptr) {
   using Request = IntegrationProgress::LinearRequest;
-  constexpr RosenbrockNystromTableau<4> T = rosenbrock_nystrom_tableau(kRn4BaseTableau);
+  // Static: the stage loops index it at run time, and a plain constexpr local was built in each device thread's
+  // local memory on every call (about 100 stores; 608 B of the stiff pendulum's RN4 model kernel's stack).
+  static constexpr RosenbrockNystromTableau<4> T = rosenbrock_nystrom_tableau(kRn4BaseTableau);
   static_assert(T.theta[3][0] == T.theta[2][0] && T.theta[3][1] == T.theta[2][1] && T.theta[3][2] == 0.0 &&
                     T.a[3][0] == T.a[2][0] && T.a[3][1] == T.a[2][1] && T.a[3][2] == 0.0 &&
                     T.alpha_i[3] == T.alpha_i[2],
