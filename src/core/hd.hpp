@@ -32,8 +32,8 @@
 // (kernels/model_kernels.cu), whose counts are then constants, the loop is unrolled whole, so each pass reads its
 // joint's or element's fields as literals and the joint-type branches of the other passes fold away; elsewhere
 // the count is not a constant and the pragma leaves the loop as it is (nvcc unrolls only a constant trip count
-// when none is given). On the quarter car's DOPRI5 model kernel: no spills at 255 registers (before: 8-128 B a
-// function), ptxas' time halved (bench/results/kernel_call_spills.md).
+// when none is given). In both model kernels: no spills at 255 registers (before: up to 128 B a function), and
+// ptxas' time for the file 34 -> 22 s (bench/results/kernel_call_spills.md).
 #if defined(__CUDA_ARCH__)
 #define MYRIAD_UNROLL _Pragma("unroll")
 #else
