@@ -55,37 +55,53 @@ MYRIAD_HD bool dopri5_step(System& sys, const S& t, const S& h, const S* y, cons
                    e6 = 22.0 / 525.0, e7 = -1.0 / 40.0;
 
   const int n = sys.dimension();
-  S* k2 = work;  // stage derivatives k2..k6 (n each), written here
-  S* k3 = work + n;
-  S* k4 = work + 2 * n;
-  S* k5 = work + 3 * n;
-  S* k6 = work + 4 * n;
+  const S* k2 = work;  // stage derivatives k2..k6 (n each), written here
+  const S* k3 = work + n;
+  const S* k4 = work + 2 * n;
+  const S* k5 = work + 3 * n;
+  const S* k6 = work + 4 * n;
   S* y_stage = work + 5 * n;  // the state at which the next stage is evaluated (n)
+  static constexpr double c[] = {0.0, 0.0, c2, c3, c4, c5, 1.0, 1.0};  // c_s of stage s (c6 = c7 = 1)
 
-  for (int i = 0; i < n; ++i) y_stage[i] = y[i] + h * (a21 * k1[i]);
-  ++stats.function_evaluations;
-  if (!sys.derivative(t + c2 * h, y_stage, k2)) return false;
-  for (int i = 0; i < n; ++i) y_stage[i] = y[i] + h * (a31 * k1[i] + a32 * k2[i]);
-  ++stats.function_evaluations;
-  if (!sys.derivative(t + c3 * h, y_stage, k3)) return false;
-  for (int i = 0; i < n; ++i) y_stage[i] = y[i] + h * (a41 * k1[i] + a42 * k2[i] + a43 * k3[i]);
-  ++stats.function_evaluations;
-  if (!sys.derivative(t + c4 * h, y_stage, k4)) return false;
-  for (int i = 0; i < n; ++i) {
-    y_stage[i] = y[i] + h * (a51 * k1[i] + a52 * k2[i] + a53 * k3[i] + a54 * k4[i]);
+  // Stages 2..7 in one loop with one derivative call: on the device each call site inlines the model's whole
+  // dynamics, and six sites in one function (the quarter car's model kernel) spilled 256 B at 128 registers where
+  // the loop's one site spills 80 (issue 19, bench/results/kernel_call_spills.md). The host unrolls it back into six
+  // straight stages (one-instance steps 60 ns slower rolled, the switch kept). Each stage's state is the same
+  // expression either way, so the results are the same bits.
+#if defined(__CUDA_ARCH__)
+#pragma unroll 1
+#elif defined(__GNUC__)
+#pragma GCC unroll 6
+#endif
+  for (int s = 2; s <= 7; ++s) {
+    S* at = s == 7 ? y_new : y_stage;  // stage 7 is evaluated at the 5th-order solution (FSAL)
+    switch (s) {
+      case 2:
+        for (int i = 0; i < n; ++i) at[i] = y[i] + h * (a21 * k1[i]);
+        break;
+      case 3:
+        for (int i = 0; i < n; ++i) at[i] = y[i] + h * (a31 * k1[i] + a32 * k2[i]);
+        break;
+      case 4:
+        for (int i = 0; i < n; ++i) at[i] = y[i] + h * (a41 * k1[i] + a42 * k2[i] + a43 * k3[i]);
+        break;
+      case 5:
+        for (int i = 0; i < n; ++i) at[i] = y[i] + h * (a51 * k1[i] + a52 * k2[i] + a53 * k3[i] + a54 * k4[i]);
+        break;
+      case 6:
+        for (int i = 0; i < n; ++i) {
+          at[i] = y[i] + h * (a61 * k1[i] + a62 * k2[i] + a63 * k3[i] + a64 * k4[i] + a65 * k5[i]);
+        }
+        break;
+      default:
+        for (int i = 0; i < n; ++i) {
+          at[i] = y[i] + h * (b1 * k1[i] + b3 * k3[i] + b4 * k4[i] + b5 * k5[i] + b6 * k6[i]);
+        }
+        break;
+    }
+    ++stats.function_evaluations;
+    if (!sys.derivative(t + c[s] * h, at, s == 7 ? k7 : work + (s - 2) * n)) return false;
   }
-  ++stats.function_evaluations;
-  if (!sys.derivative(t + c5 * h, y_stage, k5)) return false;
-  for (int i = 0; i < n; ++i) {
-    y_stage[i] = y[i] + h * (a61 * k1[i] + a62 * k2[i] + a63 * k3[i] + a64 * k4[i] + a65 * k5[i]);
-  }
-  ++stats.function_evaluations;
-  if (!sys.derivative(t + h, y_stage, k6)) return false;
-  for (int i = 0; i < n; ++i) {
-    y_new[i] = y[i] + h * (b1 * k1[i] + b3 * k3[i] + b4 * k4[i] + b5 * k5[i] + b6 * k6[i]);
-  }
-  ++stats.function_evaluations;
-  if (!sys.derivative(t + h, y_new, k7)) return false;
   for (int i = 0; i < n; ++i) {
     error[i] = h * (e1 * k1[i] + e3 * k3[i] + e4 * k4[i] + e5 * k5[i] + e6 * k6[i] + e7 * k7[i]);
   }
