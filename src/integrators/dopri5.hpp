@@ -70,7 +70,7 @@ MYRIAD_HD bool dopri5_step(System& sys, const S& t, const S& h, const S* y, cons
   // expression either way, so the results are the same bits.
 #if defined(__CUDA_ARCH__)
 #pragma unroll 1
-#elif defined(__GNUC__)
+#elif defined(__GNUC__) && !defined(__CUDACC__)  // nvcc's front end knows no GCC pragma; its host code runs no steps
 #pragma GCC unroll 6
 #endif
   for (int s = 2; s <= 7; ++s) {
