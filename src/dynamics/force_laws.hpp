@@ -6,16 +6,24 @@
 #include "dynamics/constants_view.hpp"
 #include "dynamics/force_table.hpp"
 #include "dynamics/joint_model.hpp"
+#include "dynamics/model_class.hpp"
 #include "model/compiled_model.hpp"
 #include "model/time_function.hpp"
 
 namespace myriad {
 
+// Time function `index` at t ({0, 0, 0} for -1). In a kernel compiled on one model (model_constant_of) its kind is a
+// constant and the one case it takes is inlined: the call the generic kernels make, in the middle of the
+// dynamics, made ptxas save the registers live there (the quarter car's kernel at 128 registers: spills 328 ->
+// 180 B, bench/results/kernel_call_spills.md).
 template <class K>
 MYRIAD_HD_INLINE TimeValue time_function_value(const CompiledModel& model, const K& k, int index, double t) {
   if (index < 0) return {0.0, 0.0, 0.0};
   const CompiledTimeFunction& f = model.time_functions[index];
-  return evaluate_time_function(f.kind, ConstantsView<K>{k, f.constants}, f.points, t);
+  if constexpr (model_constant_of<K>::known)
+    return time_function_of_kind(f.kind, ConstantsView<K>{k, f.constants}, f.points, t);
+  else
+    return evaluate_time_function(f.kind, ConstantsView<K>{k, f.constants}, f.points, t);
 }
 
 // A time function's value entering the dynamics as scalar S. Time is a plain double everywhere but in the

@@ -37,9 +37,10 @@ struct TimeValue {
 //   cylinder_bump [t0, duration, speed, R + r, R] (R the tire's radius, r the obstacle's).
 // O(1) for all kinds but table and iso8608_road, O(points) for those.
 // `c` is anything indexable by int that yields double (a pointer, or a view into an instance's constants).
-// Outlined on the device: every force and driver evaluation reaches it, with a road's loop and the sweeps inside.
+// Inline: for code compiled on one model (kernels/model_kernels.cu), whose kinds are constants, so one case remains;
+// elsewhere evaluate_time_function below.
 template <class C>
-MYRIAD_HD_OUTLINE TimeValue evaluate_time_function(int kind, const C& c, int points, double t) {
+MYRIAD_HD_INLINE TimeValue time_function_of_kind(int kind, const C& c, int points, double t) {
   switch (kind) {
     case kTfConstant: return {c[0], 0.0, 0.0};
     case kTfStep: return {t < c[0] ? c[1] : c[2], 0.0, 0.0};
@@ -111,6 +112,13 @@ MYRIAD_HD_OUTLINE TimeValue evaluate_time_function(int kind, const C& c, int poi
     }
     default: return {0.0, 0.0, 0.0};
   }
+}
+
+// time_function_of_kind outlined on the device: every force and driver evaluation of the generic kernels reaches
+// it, with a road's loop and the sweeps inside, and one compiled copy serves them all.
+template <class C>
+MYRIAD_HD_OUTLINE TimeValue evaluate_time_function(int kind, const C& c, int points, double t) {
+  return time_function_of_kind(kind, c, points, t);
 }
 
 }  // namespace myriad
