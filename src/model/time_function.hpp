@@ -37,8 +37,8 @@ struct TimeValue {
 //   cylinder_bump [t0, duration, speed, R + r, R] (R the tire's radius, r the obstacle's).
 // O(1) for all kinds but table and iso8608_road, O(points) for those.
 // `c` is anything indexable by int that yields double (a pointer, or a view into an instance's constants).
-// Inline: for code compiled on one model (kernels/model_kernels.cu), whose kinds are constants, so one case remains;
-// elsewhere evaluate_time_function below.
+// In line (time_function_in_line) for code compiled on one model (kernels/model_kernels.cu), whose kinds are
+// constants, so one case remains; elsewhere evaluate_time_function below.
 template <class C>
 MYRIAD_HD_INLINE TimeValue time_function_of_kind(int kind, const C& c, int points, double t) {
   switch (kind) {
@@ -112,6 +112,23 @@ MYRIAD_HD_INLINE TimeValue time_function_of_kind(int kind, const C& c, int point
     }
     default: return {0.0, 0.0, 0.0};
   }
+}
+
+// time_function_of_kind in line, its input and results passed as a call passes them: on the device an opaque move
+// at each keeps nvcc from fusing a multiply on one side of it with an add on the other (fp-contract), which a call
+// boundary rules out too, so that code compiled on one model gets the same bits as the generic kernels' calls.
+template <class C>
+MYRIAD_HD_INLINE TimeValue time_function_in_line(int kind, const C& c, int points, double t) {
+#if defined(__CUDA_ARCH__)
+  asm("mov.f64 %0, %0;" : "+d"(t));
+#endif
+  TimeValue v = time_function_of_kind(kind, c, points, t);
+#if defined(__CUDA_ARCH__)
+  asm("mov.f64 %0, %0;" : "+d"(v.value));
+  asm("mov.f64 %0, %0;" : "+d"(v.rate));
+  asm("mov.f64 %0, %0;" : "+d"(v.acceleration));
+#endif
+  return v;
 }
 
 // time_function_of_kind outlined on the device: every force and driver evaluation of the generic kernels reaches
