@@ -167,9 +167,14 @@ case "$stage" in
     step checks "${GPU_CHECKS_SECONDS:-330}" "$self" _checks
     step gpu_tests 240 "$self" _tests
     step sanitizers 320 "$self" _sanitizers
-    step throughput 210 "$bin/ensemble_throughput" --models stiff_double_pendulum --cpu-max-n 1000000 \
-      --one-thread-max-n 0 --reference-max-n 0 --variants-max-n "${GPU_THROUGHPUT_VARIANTS_MAX_N:-0}" \
-      --min-n "${GPU_THROUGHPUT_MIN_N:-1000}" --repeat-below 10 --out "$work/results/ensemble_throughput_gpu.md"
+    # GPU_THROUGHPUT_MODELS / _METHODS pick the cases (issue 19's: quarter_car,stiff_double_pendulum and
+    # dopri5,rn4, the model kernels against the method's, the generic one and every core), _SECONDS the limit.
+    step throughput "${GPU_THROUGHPUT_SECONDS:-210}" "$bin/ensemble_throughput" \
+      --models "${GPU_THROUGHPUT_MODELS:-stiff_double_pendulum}" \
+      --methods "${GPU_THROUGHPUT_METHODS:-rk4,dopri5,rn4,ros2w}" --cpu-max-n 1000000 --one-thread-max-n 0 \
+      --reference-max-n 0 --variants-max-n "${GPU_THROUGHPUT_VARIANTS_MAX_N:-0}" \
+      --min-n "${GPU_THROUGHPUT_MIN_N:-1000}" --repeat-below "${GPU_THROUGHPUT_REPEAT_BELOW:-10}" \
+      --out "$work/results/ensemble_throughput_gpu.md"
     step study 60 "$self" _study
     step cli 45 "$self" _cli
     # The stepping API's env steps per second, cpu (1 thread to N = 16384, 16 threads) and cuda (observations
