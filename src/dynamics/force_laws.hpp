@@ -15,7 +15,7 @@ namespace myriad {
 // Time function `index` at t ({0, 0, 0} for -1). In a kernel compiled on one model (model_constant_of) its kind is a
 // constant and the one case it takes is inlined, with the same bits: the call the generic kernels make, in the
 // middle of the dynamics, made ptxas save the registers live there (the quarter car's kernel at 128 registers:
-// spills 328 -> 180 B, bench/results/kernel_call_spills.md).
+// spills 328 -> 184 B, bench/results/kernel_call_spills.md).
 template <class K>
 MYRIAD_HD_INLINE TimeValue time_function_value(const CompiledModel& model, const K& k, int index, double t) {
   if (index < 0) return {0.0, 0.0, 0.0};
