@@ -40,6 +40,46 @@ void expect_agrees(const EnsembleResult& cpu, const EnsembleResult& gpu, double 
   }
 }
 
+// Two device runs of the same ensemble, bit for bit: statuses, step and rejection counts (and Jacobian counts with
+// `jacobians`), every value's bits (NaN for NaN). Counts every instance that differs and names the first, without
+// stopping, so that one device session reports every case a test covers.
+void expect_same_bits(const EnsembleResult& reference, const EnsembleResult& other, bool jacobians,
+                      const std::string& what) {
+  ASSERT_EQ(other.values.size(), reference.values.size()) << what;
+  int differing = 0, first = -1;
+  std::string first_difference;
+  for (int i = 0; i < reference.n_instances; ++i) {
+    const size_t index = static_cast<size_t>(i);
+    ASSERT_EQ(reference.status[index], InstanceStatus::ok) << what << ", instance " << i;
+    const IntegratorStats &a = reference.stats[index], &b = other.stats[index];
+    std::string difference;
+    if (other.status[index] != reference.status[index]) {
+      difference = "status";
+    } else if (b.steps != a.steps || b.rejected != a.rejected) {
+      difference = "steps " + std::to_string(b.steps) + " vs " + std::to_string(a.steps) + ", rejected " +
+                   std::to_string(b.rejected) + " vs " + std::to_string(a.rejected);
+    } else if (jacobians && b.jacobian_evaluations != a.jacobian_evaluations) {
+      difference = "Jacobian evaluations";
+    }
+    for (int k = 0; difference.empty() && k < reference.n_times; ++k)
+      for (int s = 0; difference.empty() && s < reference.n_signals; ++s) {
+        const double x = reference.value(i, k, s), y = other.value(i, k, s);
+        if (std::memcmp(&x, &y, sizeof(double)) != 0 && !(std::isnan(x) && std::isnan(y))) {
+          char text[96];
+          std::snprintf(text, sizeof text, "time %d signal %d: %.17g vs %.17g", k, s, y, x);
+          difference = text;
+        }
+      }
+    if (difference.empty()) continue;
+    if (differing++ == 0) {
+      first = i;
+      first_difference = difference;
+    }
+  }
+  EXPECT_EQ(differing, 0) << what << ": " << differing << " of " << reference.n_instances
+                          << " instances differ; the first, instance " << first << ": " << first_difference;
+}
+
 TEST(CudaBackend, MatchesCpuOnRandomizedQuarterCarEnsemble) {
   std::string device;
   if (!cuda_device_available(&device)) GTEST_SKIP() << "no GPU: " << device;
@@ -299,40 +339,32 @@ TEST(CudaBackend, ThreadLocalAndGlobalScratchGiveTheSameResultsBitForBit) {
 
 // The fused kernel compiled for one method on tree models (kernels/tree_kernels.cuh) runs the same functions as
 // the generic interpreter, less the branches such a run never takes: the same results bit for bit, every method,
-// with slots in the threads' local memory, in global memory, and with step budgets and compaction.
+// with slots in the threads' local memory, in global memory, and with step budgets and compaction. The method's
+// kernel is asked for by name (Kernel::without_model): the quarter car's DOPRI5 and the pendulum's RN4 run in
+// their model's own kernel by default (the next test).
 TEST(CudaBackend, SpecializedAndGenericKernelsGiveTheSameResultsBitForBit) {
   std::string device;
   if (!cuda_device_available(&device)) GTEST_SKIP() << "no GPU: " << device;
   for (const char* file : {"quarter_car.json", "stiff_double_pendulum.json", "free_body.json", "spatial_chain.json"}) {
-    SCOPED_TRACE(file);
     const Model model = load_model_file(model_path(file));
     const auto compiled = compile(model);
     const Spread spread = gpu_spread(file);
     const Ensemble e = spread_ensemble(model, *compiled, 300, spread.low, spread.high);
     for (const GpuRun& run : gpu_runs_every_method(file)) {
       const RunSpec& spec = run.spec;
-      SCOPED_TRACE(static_cast<int>(spec.method));
-      CudaRunOptions generic, global, budget;
+      CudaRunOptions generic, specialized, global, budget;
       generic.kernel = CudaRunOptions::Kernel::generic;
+      specialized.kernel = global.kernel = budget.kernel = CudaRunOptions::Kernel::without_model;
       global.scratch = CudaRunOptions::Scratch::global;
       budget.step_budget = 5;
-      ASSERT_TRUE(plan_cuda_run(*compiled, spec.method, {}).specialized);
-      ASSERT_FALSE(plan_cuda_run(*compiled, spec.method, generic).specialized);
+      ASSERT_TRUE(plan_cuda_run(*compiled, spec.method, specialized).specialized) << file;
+      ASSERT_FALSE(plan_cuda_run(*compiled, spec.method, generic).specialized) << file;
       const EnsembleResult reference = run_ensemble_cuda(*compiled, e, spec, run.times, generic);
-      for (const CudaRunOptions& options : {CudaRunOptions{}, global, budget}) {
-        const EnsembleResult specialized = run_ensemble_cuda(*compiled, e, spec, run.times, options);
-        for (int i = 0; i < e.n_instances; ++i) {
-          const size_t index = static_cast<size_t>(i);
-          ASSERT_EQ(reference.status[index], InstanceStatus::ok) << i;
-          ASSERT_EQ(specialized.status[index], reference.status[index]) << i;
-          EXPECT_EQ(specialized.stats[index].steps, reference.stats[index].steps) << i;
-          EXPECT_EQ(specialized.stats[index].rejected, reference.stats[index].rejected) << i;
-          EXPECT_EQ(specialized.stats[index].jacobian_evaluations, reference.stats[index].jacobian_evaluations) << i;
-        }
-        for (size_t j = 0; j < reference.values.size(); ++j) {
-          const double a = reference.values[j], b = specialized.values[j];
-          ASSERT_TRUE(a == b || (std::isnan(a) && std::isnan(b))) << "value " << j << ": " << a << " vs " << b;
-        }
+      const char* names[] = {"thread-local slots", "global slots", "step budget 5"};
+      int o = 0;
+      for (const CudaRunOptions& options : {specialized, global, budget}) {
+        const std::string what = std::string(file) + " " + method_name(spec.method) + ", " + names[o++];
+        expect_same_bits(reference, run_ensemble_cuda(*compiled, e, spec, run.times, options), true, what);
       }
     }
   }
@@ -352,7 +384,6 @@ TEST(CudaBackend, ModelKernelsGiveTheMethodKernelsResultsBitForBit) {
   };
   for (const Case& c : {Case{"quarter_car.json", Method::dopri5, ModelKernel::quarter_car_dopri5},
                         Case{"stiff_double_pendulum.json", Method::rn4, ModelKernel::stiff_double_pendulum_rn4}}) {
-    SCOPED_TRACE(c.file);
     const Model model = load_model_file(model_path(c.file));
     const auto compiled = compile(model);
     const Spread spread = gpu_spread(c.file);
@@ -362,22 +393,14 @@ TEST(CudaBackend, ModelKernelsGiveTheMethodKernelsResultsBitForBit) {
     without_model.kernel = CudaRunOptions::Kernel::without_model;
     global.scratch = CudaRunOptions::Scratch::global;
     budget.step_budget = 5;
-    ASSERT_EQ(plan_cuda_run(*compiled, c.method, {}).model_kernel, c.kernel);
-    ASSERT_EQ(plan_cuda_run(*compiled, c.method, without_model).model_kernel, ModelKernel::none);
+    ASSERT_EQ(plan_cuda_run(*compiled, c.method, {}).model_kernel, c.kernel) << c.file;
+    ASSERT_EQ(plan_cuda_run(*compiled, c.method, without_model).model_kernel, ModelKernel::none) << c.file;
     const EnsembleResult reference = run_ensemble_cuda(*compiled, e, run.spec, run.times, without_model);
+    const char* names[] = {"thread-local slots", "global slots", "step budget 5"};
+    int o = 0;
     for (const CudaRunOptions& options : {CudaRunOptions{}, global, budget}) {
-      const EnsembleResult own = run_ensemble_cuda(*compiled, e, run.spec, run.times, options);
-      for (int i = 0; i < e.n_instances; ++i) {
-        const size_t index = static_cast<size_t>(i);
-        ASSERT_EQ(reference.status[index], InstanceStatus::ok) << i;
-        ASSERT_EQ(own.status[index], reference.status[index]) << i;
-        EXPECT_EQ(own.stats[index].steps, reference.stats[index].steps) << i;
-        EXPECT_EQ(own.stats[index].rejected, reference.stats[index].rejected) << i;
-      }
-      ASSERT_EQ(own.values.size(), reference.values.size());
-      for (size_t j = 0; j < reference.values.size(); ++j)
-        ASSERT_TRUE(std::memcmp(&own.values[j], &reference.values[j], sizeof(double)) == 0)
-            << "value " << j << ": " << own.values[j] << " vs " << reference.values[j];
+      const std::string what = std::string(c.file) + " " + method_name(c.method) + ", " + names[o++];
+      expect_same_bits(reference, run_ensemble_cuda(*compiled, e, run.spec, run.times, options), true, what);
     }
   }
 }
