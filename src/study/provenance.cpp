@@ -1,6 +1,7 @@
 // The provenance attributes. Floating-point contraction: the host code is compiled without -ffp-contract=fast
 // flags of its own; whether the target even has fused multiply-add instructions (__FMA__) is recorded, since
-// without them no contraction can change a result. CUDA builds keep nvcc's default --fmad=true.
+// without them no contraction can change a result. CUDA builds say whether nvcc may contract (MYRIAD_CUDA_FMAD, on by
+// default) in MYRIAD_CUDA_BUILD.
 #include "study/provenance.hpp"
 
 #include <ctime>
