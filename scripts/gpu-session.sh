@@ -31,7 +31,7 @@ cd "$(dirname "$0")/.."
 stage=${1:?usage: scripts/gpu-session.sh pack|device|build|test|lu|crossover|throughput|lorenz}
 out=${OUT:-out/gpu}
 mkdir -p "$out"
-build=build-gpu
+build=${GPU_BUILD_DIR:-build-gpu}  # the device stage reads the bundle's own (build_dir)
 record() {  # record NAME COMMAND...: runs the command, keeping its output, the command and the device
   local name=$1
   shift
@@ -61,10 +61,13 @@ case "$stage" in
   pack)
     # Built here (nvcc, 2 cores: the kernels take most of an hour), run there: the device's minutes go to the
     # checks, not to compiling. The programs find the models through the source directory compiled into them
-    # (MYRIAD_SOURCE_DIR), which the device stage recreates as a link to its checkout.
+    # (MYRIAD_SOURCE_DIR), which the device stage recreates as a link to its checkout. A second build to weigh
+    # against the first: GPU_BUILD_DIR=build-gpu-nofmad GPU_PACK_CMAKE_ARGS=-DMYRIAD_CUDA_FMAD=OFF (say), each
+    # bundle carried in a call of its own.
     if [ ! -f "$build/CMakeCache.txt" ]; then
+      # shellcheck disable=SC2086  # GPU_PACK_CMAKE_ARGS: options, split on spaces
       cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DMYRIAD_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 \
-        -DMYRIAD_BUILD_PYTHON=OFF
+        -DMYRIAD_BUILD_PYTHON=OFF ${GPU_PACK_CMAKE_ARGS:-}
     fi
     # GPU_PACK_PROGRAMS (e.g. myriad,myriad_tests,bench/ensemble_throughput) bundles only those: each program now
     # carries its own 45-60 MB of kernels, so the whole list may not fit a call's 64 MiB (below).
@@ -92,6 +95,8 @@ case "$stage" in
     done | sort -u | grep -Ev '/(libc|libm|libdl|librt|libpthread|libstdc\+\+|libgcc_s|ld-linux[^/]*|libcuda|libcublas[^/]*)\.so' \
       | while read -r lib; do cp -L "$lib" .gpu/stage/lib/; done
     pwd > .gpu/stage/source_dir
+    echo "$build" > .gpu/stage/build_dir
+    grep -E '^MYRIAD_CUDA_FMAD' "$build/CMakeCache.txt" > .gpu/stage/cmake_options || true
     git rev-parse HEAD > .gpu/stage/commit
     # The programs' kernels are alike: one xz stream whose dictionary spans several programs stores what they share
     # once. The default 64 MiB window did while a program was 40 MB (19 MB bundles, 26 MB with the tire formulas);
@@ -111,11 +116,13 @@ case "$stage" in
     if [ "$source_dir" != "$PWD" ] && [ ! -e "$source_dir" ]; then
       mkdir -p "$(dirname "$source_dir")" && ln -s "$PWD" "$source_dir"
     fi
+    build=$(cat .gpu/unpacked/build_dir 2>/dev/null || echo build-gpu)
     mkdir -p "$source_dir/$build" && cp "$bin/myriad" "$source_dir/$build/myriad"  # MYRIAD_CLI of the tests
     {
       echo "Device: $(nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader)"
       echo "Host: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(free -g | awk '/Mem:/{print $2}') GiB"
-      echo "Bundle: commit $(cat .gpu/unpacked/commit), built on the development machine for sm_90"
+      echo "Bundle: commit $(cat .gpu/unpacked/commit), built on the development machine for sm_90 in $build"
+      cat .gpu/unpacked/cmake_options 2>/dev/null || true
       nvcc --version | tail -2 || true
       ncu --version | tail -1 || true
       compute-sanitizer --version | tail -1 || true
