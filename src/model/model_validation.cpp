@@ -350,12 +350,6 @@ void check_force(const Reporter& report, const Model& model, const ForceElement&
   }
 }
 
-void check_positive(const Reporter& report, const Number& n, const std::string& pointer,
-                    const std::string& what) {
-  if (!(std::isfinite(n.value) && n.value > 0.0))
-    report.fail(pointer, what + " must be positive and finite, got " + number_text(n.value), {&n});
-}
-
 void check_loop(const Reporter& report, const Loop& loop, const std::string& pointer) {
   switch (loop.type) {
     case LoopType::cut_spherical:
