@@ -169,10 +169,11 @@ int main(int argc, char** argv) {
   if (variants_max_n < 0) variants_max_n = gpu_max_n;
   for (const Case& c : cases) {
     const std::string stem = c.file.substr(c.file.rfind('/') + 1, c.file.size() - c.file.rfind('/') - 6);
-    if (!models.empty() && ("," + models + ",").find("," + stem + ",") == std::string::npos) continue;
-    if (!methods.empty() &&
-        ("," + methods + ",").find("," + std::string(bench::method_name(c.method)) + ",") == std::string::npos)
-      continue;
+    // A comma-separated list keeps only what it names; an empty one keeps everything.
+    const auto kept = [](const std::string& list, const std::string& name) {
+      return list.empty() || ("," + list + ",").find("," + name + ",") != std::string::npos;
+    };
+    if (!kept(models, stem) || !kept(methods, bench::method_name(c.method))) continue;
     const Model model = load_model_file(bench::source_path(c.file));
     const auto compiled = compile(model);
     const int ndof = iteration_matrix_order(*compiled);

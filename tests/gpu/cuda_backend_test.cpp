@@ -80,6 +80,12 @@ void expect_same_bits(const EnsembleResult& reference, const EnsembleResult& oth
                           << " instances differ; the first, instance " << first << ": " << first_difference;
 }
 
+// A run's options under the name a failure message gives them.
+struct SlotVariant {
+  const char* name;
+  CudaRunOptions options;
+};
+
 TEST(CudaBackend, MatchesCpuOnRandomizedQuarterCarEnsemble) {
   std::string device;
   if (!cuda_device_available(&device)) GTEST_SKIP() << "no GPU: " << device;
@@ -360,11 +366,10 @@ TEST(CudaBackend, SpecializedAndGenericKernelsGiveTheSameResultsBitForBit) {
       ASSERT_TRUE(plan_cuda_run(*compiled, spec.method, specialized).specialized) << file;
       ASSERT_FALSE(plan_cuda_run(*compiled, spec.method, generic).specialized) << file;
       const EnsembleResult reference = run_ensemble_cuda(*compiled, e, spec, run.times, generic);
-      const char* names[] = {"thread-local slots", "global slots", "step budget 5"};
-      int o = 0;
-      for (const CudaRunOptions& options : {specialized, global, budget}) {
-        const std::string what = std::string(file) + " " + method_name(spec.method) + ", " + names[o++];
-        expect_same_bits(reference, run_ensemble_cuda(*compiled, e, spec, run.times, options), true, what);
+      for (const SlotVariant& v : {SlotVariant{"thread-local slots", specialized}, SlotVariant{"global slots", global},
+                                   SlotVariant{"step budget 5", budget}}) {
+        const std::string what = std::string(file) + " " + method_name(spec.method) + ", " + v.name;
+        expect_same_bits(reference, run_ensemble_cuda(*compiled, e, spec, run.times, v.options), true, what);
       }
     }
   }
@@ -396,11 +401,10 @@ TEST(CudaBackend, ModelKernelsGiveTheMethodKernelsResultsBitForBit) {
     ASSERT_EQ(plan_cuda_run(*compiled, c.method, {}).model_kernel, c.kernel) << c.file;
     ASSERT_EQ(plan_cuda_run(*compiled, c.method, without_model).model_kernel, ModelKernel::none) << c.file;
     const EnsembleResult reference = run_ensemble_cuda(*compiled, e, run.spec, run.times, without_model);
-    const char* names[] = {"thread-local slots", "global slots", "step budget 5"};
-    int o = 0;
-    for (const CudaRunOptions& options : {CudaRunOptions{}, global, budget}) {
-      const std::string what = std::string(c.file) + " " + method_name(c.method) + ", " + names[o++];
-      expect_same_bits(reference, run_ensemble_cuda(*compiled, e, run.spec, run.times, options), true, what);
+    for (const SlotVariant& v : {SlotVariant{"thread-local slots", CudaRunOptions{}},
+                                 SlotVariant{"global slots", global}, SlotVariant{"step budget 5", budget}}) {
+      const std::string what = std::string(c.file) + " " + method_name(c.method) + ", " + v.name;
+      expect_same_bits(reference, run_ensemble_cuda(*compiled, e, run.spec, run.times, v.options), true, what);
     }
   }
 }
