@@ -32,6 +32,10 @@ stage=${1:?usage: scripts/gpu-session.sh pack|device|build|test|lu|crossover|thr
 out=${OUT:-out/gpu}
 mkdir -p "$out"
 build=${GPU_BUILD_DIR:-build-gpu}  # the device stage reads the bundle's own (build_dir)
+# Where pack puts the bundle and device reads it (pack empties it first): GPU_BUNDLE_DIR=.gpu-nofmad (say) keeps a
+# second bundle beside the first, carried as [".gpu-nofmad"] with the same variable set there.
+bundle=${GPU_BUNDLE_DIR:-.gpu}
+case "$bundle" in .gpu|.gpu-*) ;; *) echo "GPU_BUNDLE_DIR must be .gpu or .gpu-<name> (git-ignored): $bundle" >&2; exit 2;; esac
 record() {  # record NAME COMMAND...: runs the command, keeping its output, the command and the device
   local name=$1
   shift
@@ -46,8 +50,8 @@ strategies=${GPU_SANITIZER_STRATEGIES:-fused,budget,warp,shared-lu,staged,step}
 work=/tmp/gpu-session
 pendulum=(simulate models/stiff_double_pendulum.json --integrator rn4 --rtol 1e-6 --atol 1e-6 --quiet)
 device_env() {  # the unpacked bundle's programs and libraries; cuBLAS from the device's toolkit (or a wheel's copy)
-  bin=$PWD/.gpu/unpacked/bin
-  source_dir=$(cat .gpu/unpacked/source_dir)
+  bin=$PWD/$bundle/unpacked/bin
+  source_dir=$(cat "$bundle"/unpacked/source_dir)
   local cublas_dir=
   if [ ! -e /usr/local/cuda/lib64/libcublas.so.13 ] && ! ldconfig -p | grep -q 'libcublas\.so\.13'; then
     cublas_dir=$(dirname "$(find / -xdev -name 'libcublas.so.13' 2>/dev/null | head -n 1 || true)")
@@ -55,15 +59,15 @@ device_env() {  # the unpacked bundle's programs and libraries; cuBLAS from the 
   local nsight
   nsight=$(ls -d /opt/nvidia/nsight-compute/*/ 2>/dev/null | tail -n 1 || true)
   export PATH=$PATH:/usr/local/cuda/bin:/usr/local/cuda/compute-sanitizer${nsight:+:$nsight}
-  export LD_LIBRARY_PATH=$PWD/.gpu/unpacked/lib:/usr/local/cuda/lib64${cublas_dir:+:$cublas_dir}${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+  export LD_LIBRARY_PATH=$PWD/$bundle/unpacked/lib:/usr/local/cuda/lib64${cublas_dir:+:$cublas_dir}${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 }
 case "$stage" in
   pack)
     # Built here (nvcc, 2 cores: the kernels take most of an hour), run there: the device's minutes go to the
     # checks, not to compiling. The programs find the models through the source directory compiled into them
     # (MYRIAD_SOURCE_DIR), which the device stage recreates as a link to its checkout. A second build to weigh
-    # against the first: GPU_BUILD_DIR=build-gpu-nofmad GPU_PACK_CMAKE_ARGS=-DMYRIAD_CUDA_FMAD=OFF (say), each
-    # bundle carried in a call of its own.
+    # against the first: GPU_BUILD_DIR=build-gpu-nofmad GPU_PACK_CMAKE_ARGS=-DMYRIAD_CUDA_FMAD=OFF
+    # GPU_BUNDLE_DIR=.gpu-nofmad (say), each bundle carried in a call of its own.
     if [ ! -f "$build/CMakeCache.txt" ]; then
       # shellcheck disable=SC2086  # GPU_PACK_CMAKE_ARGS: options, split on spaces
       cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DMYRIAD_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 \
@@ -81,48 +85,48 @@ case "$stage" in
     python_package=
     if grep -q '^MYRIAD_BUILD_PYTHON:BOOL=ON' "$build/CMakeCache.txt"; then python_package=1; targets+=(--target _myriad); fi
     cmake --build "$build" -j "$(nproc)" "${targets[@]}"
-    rm -rf .gpu && mkdir -p .gpu/stage/bin .gpu/stage/lib
-    for p in "${programs[@]}"; do cp "$build/$p" .gpu/stage/bin/; done
-    strip --strip-unneeded .gpu/stage/bin/*
+    rm -rf "$bundle" && mkdir -p "$bundle"/stage/bin "$bundle"/stage/lib
+    for p in "${programs[@]}"; do cp "$build/$p" "$bundle"/stage/bin/; done
+    strip --strip-unneeded "$bundle"/stage/bin/*
     if [ -n "$python_package" ]; then
-      cp -r "$build/python" .gpu/stage/python
-      find .gpu/stage/python -name __pycache__ -prune -exec rm -rf {} +
+      cp -r "$build/python" "$bundle"/stage/python
+      find "$bundle"/stage/python -name __pycache__ -prune -exec rm -rf {} +
     fi
     # Libraries outside the C runtime, except the CUDA ones the device's toolkit has (cuBLAS is hundreds of MB).
-    for p in .gpu/stage/bin/* .gpu/stage/python/myriad/_myriad*.so; do
+    for p in "$bundle"/stage/bin/* "$bundle"/stage/python/myriad/_myriad*.so; do
       [ -e "$p" ] || continue
       ldd "$p" | awk '/=> \//{print $3}'
     done | sort -u | grep -Ev '/(libc|libm|libdl|librt|libpthread|libstdc\+\+|libgcc_s|ld-linux[^/]*|libcuda|libcublas[^/]*)\.so' \
-      | while read -r lib; do cp -L "$lib" .gpu/stage/lib/; done
-    pwd > .gpu/stage/source_dir
-    echo "$build" > .gpu/stage/build_dir
-    grep -E '^MYRIAD_CUDA_FMAD' "$build/CMakeCache.txt" > .gpu/stage/cmake_options || true
-    git rev-parse HEAD > .gpu/stage/commit
+      | while read -r lib; do cp -L "$lib" "$bundle"/stage/lib/; done
+    pwd > "$bundle"/stage/source_dir
+    echo "$build" > "$bundle"/stage/build_dir
+    grep -E '^MYRIAD_CUDA_FMAD' "$build/CMakeCache.txt" > "$bundle"/stage/cmake_options || true
+    git rev-parse HEAD > "$bundle"/stage/commit
     # The programs' kernels are alike: one xz stream whose dictionary spans several programs stores what they share
     # once. The default 64 MiB window did while a program was 40 MB (19 MB bundles, 26 MB with the tire formulas);
     # at 50-85 MB a program it saw none (121 MB and growing, 2026-11-30), 256 MiB does (myriad, myriad_tests and
     # ensemble_throughput: 58.7 MB; the three are 200 MB). The working tree travels too (8.8 MB, 2.2 MB of it
     # bench/results), and both must stay under the call's 64 MiB.
-    tar -cf - -C .gpu/stage . | xz -T1 --lzma2=preset=9,dict=256MiB > .gpu/bundle.tar.xz
-    rm -rf .gpu/stage
-    ls -l .gpu/bundle.tar.xz
+    tar -cf - -C "$bundle"/stage . | xz -T1 --lzma2=preset=9,dict=256MiB > "$bundle"/bundle.tar.xz
+    rm -rf "$bundle"/stage
+    ls -l "$bundle"/bundle.tar.xz
     ;;
   device)
     begin=$(date +%s)
     budget=${GPU_SESSION_SECONDS:-540}
-    rm -rf "$work" .gpu/unpacked && mkdir -p "$work/results" .gpu/unpacked
-    python3 -c 'import sys, tarfile; tarfile.open(sys.argv[1]).extractall(sys.argv[2])' .gpu/bundle.tar.xz .gpu/unpacked
+    rm -rf "$work" "$bundle"/unpacked && mkdir -p "$work/results" "$bundle"/unpacked
+    python3 -c 'import sys, tarfile; tarfile.open(sys.argv[1]).extractall(sys.argv[2])' "$bundle"/bundle.tar.xz "$bundle"/unpacked
     device_env
     if [ "$source_dir" != "$PWD" ] && [ ! -e "$source_dir" ]; then
       mkdir -p "$(dirname "$source_dir")" && ln -s "$PWD" "$source_dir"
     fi
-    build=$(cat .gpu/unpacked/build_dir 2>/dev/null || echo build-gpu)
+    build=$(cat "$bundle"/unpacked/build_dir 2>/dev/null || echo build-gpu)
     mkdir -p "$source_dir/$build" && cp "$bin/myriad" "$source_dir/$build/myriad"  # MYRIAD_CLI of the tests
     {
       echo "Device: $(nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader)"
       echo "Host: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(free -g | awk '/Mem:/{print $2}') GiB"
-      echo "Bundle: commit $(cat .gpu/unpacked/commit), built on the development machine for sm_90 in $build"
-      cat .gpu/unpacked/cmake_options 2>/dev/null || true
+      echo "Bundle: commit $(cat "$bundle"/unpacked/commit), built on the development machine for sm_90 in $build"
+      cat "$bundle"/unpacked/cmake_options 2>/dev/null || true
       nvcc --version | tail -2 || true
       ncu --version | tail -1 || true
       compute-sanitizer --version | tail -1 || true
@@ -330,12 +334,12 @@ case "$stage" in
     ;;
   _python)  # the bundle's Python package under the device's python3 (PyTorch, NumPy 2), gymnasium carried as wheels
     device_env
-    [ -d .gpu/unpacked/python/myriad ] || { echo "the bundle has no Python package (build-gpu without MYRIAD_BUILD_PYTHON)"; exit 1; }
+    [ -d "$bundle"/unpacked/python/myriad ] || { echo "the bundle has no Python package (build-gpu without MYRIAD_BUILD_PYTHON)"; exit 1; }
     site=$work/site
     if compgen -G '.whl/*.whl' > /dev/null; then
       python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target "$site" .whl/*.whl
     fi
-    export PYTHONPATH=$PWD/.gpu/unpacked/python${PYTHONPATH:+:$PYTHONPATH}:$site MYRIAD_CLI=$bin/myriad \
+    export PYTHONPATH=$PWD/$bundle/unpacked/python${PYTHONPATH:+:$PYTHONPATH}:$site MYRIAD_CLI=$bin/myriad \
       MYRIAD_SOURCE_DIR=$source_dir PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1
     python3 -c 'import myriad, numpy, torch; print("myriad", myriad.__version__, "numpy", numpy.__version__, "torch", torch.__version__)'
     rc=0
