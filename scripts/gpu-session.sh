@@ -121,7 +121,9 @@ case "$stage" in
       mkdir -p "$(dirname "$source_dir")" && ln -s "$PWD" "$source_dir"
     fi
     build=$(cat "$bundle"/unpacked/build_dir 2>/dev/null || echo build-gpu)
-    mkdir -p "$source_dir/$build" && cp "$bin/myriad" "$source_dir/$build/myriad"  # MYRIAD_CLI of the tests
+    if [ -x "$bin/myriad" ]; then  # MYRIAD_CLI of the tests; a bundle of the tests and benchmarks alone has none
+      mkdir -p "$source_dir/$build" && cp "$bin/myriad" "$source_dir/$build/myriad"
+    fi
     {
       echo "Device: $(nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader)"
       echo "Host: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(free -g | awk '/Mem:/{print $2}') GiB"
@@ -188,10 +190,12 @@ case "$stage" in
     step gpu_tests "${GPU_TESTS_STEP_SECONDS:-240}" "$self" _tests
     step sanitizers 320 "$self" _sanitizers
     # GPU_THROUGHPUT_MODELS / _METHODS pick the cases (issue 19's: quarter_car,stiff_double_pendulum and
-    # dopri5,rn4, the model kernels against the method's, the generic one and every core), _SECONDS the limit.
+    # dopri5,rn4, the model kernels against the method's, the generic one and every core), _SECONDS the limit,
+    # _CPU_MAX_N the largest N of the cpu rows (0: the kernels alone, as a second bundle's call needs).
     step throughput "${GPU_THROUGHPUT_SECONDS:-210}" "$bin/ensemble_throughput" \
       --models "${GPU_THROUGHPUT_MODELS:-stiff_double_pendulum}" \
-      --methods "${GPU_THROUGHPUT_METHODS:-rk4,dopri5,rn4,ros2w}" --cpu-max-n 1000000 --one-thread-max-n 0 \
+      --methods "${GPU_THROUGHPUT_METHODS:-rk4,dopri5,rn4,ros2w}" --cpu-max-n "${GPU_THROUGHPUT_CPU_MAX_N:-1000000}" \
+      --one-thread-max-n 0 \
       --reference-max-n 0 --variants-max-n "${GPU_THROUGHPUT_VARIANTS_MAX_N:-0}" \
       --min-n "${GPU_THROUGHPUT_MIN_N:-1000}" --repeat-below "${GPU_THROUGHPUT_REPEAT_BELOW:-10}" \
       --out "$work/results/ensemble_throughput_gpu.md"
@@ -367,8 +371,8 @@ case "$stage" in
     ;;
   _smoke)  # the device stage's steps, each a process of its own so that `timeout` can stop it
     device_env
-    "$bin/myriad" info --devices
-    ldd "$bin/myriad_tests" | grep -E 'not found|cublas' || true
+    if [ -x "$bin/myriad" ]; then "$bin/myriad" info --devices; else nvidia-smi -L; fi
+    for p in "$bin"/*; do ldd "$p" | grep -E 'not found|cublas' || true; done
     ;;
   _sanitize)  # _sanitize TOOL [TOOL OPTIONS...] [-- RUNS OPTIONS...]: gpu_sanitizer_runs under compute-sanitizer
     device_env
