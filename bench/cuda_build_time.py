@@ -2,6 +2,8 @@
 """Seconds nvcc takes over each CUDA file of the kernel library, with the build's own commands: issue 19's measure of
 the CUDA part of CI's build (CI configures on a machine without a GPU, so the kernels compile to compute_90 PTX
 without device optimization; a build with -DCMAKE_CUDA_ARCHITECTURES=90 measures the full sm_90 compile instead).
+Such a check-only build compiles the kernel files as one unit (build/kernels_one_unit.cu, MYRIAD_CUDA_ONE_UNIT):
+configure with -DMYRIAD_CUDA_ONE_UNIT=OFF to time them one by one.
 
     python3 bench/cuda_build_time.py --build build [--md FILE]
 
