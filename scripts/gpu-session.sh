@@ -105,7 +105,7 @@ case "$stage" in
     # The programs' kernels are alike: one xz stream whose dictionary spans several programs stores what they share
     # once. The default 64 MiB window did while a program was 40 MB (19 MB bundles, 26 MB with the tire formulas);
     # at 50-85 MB a program it saw none (121 MB and growing, 2026-11-30), 256 MiB does (myriad, myriad_tests and
-    # ensemble_throughput: 58.7 MB; the three are 200 MB). The working tree travels too (8.9 MB, 1.7 MB of it
+    # ensemble_throughput: 58.7 MB; the three are 200 MB). The working tree travels too (8.9 MB, 1.6 MB of it
     # bench/results), and both must stay under the call's 64 MiB: the fatbins are compressed already, so since the
     # fmad-off kernels (61.1 MB for myriad_tests alone) a bundle holds one program (docs/validation/ensembles.md).
     tar -cf - -C "$bundle"/stage . | xz -T1 --lzma2=preset=9,dict=256MiB > "$bundle"/bundle.tar.xz
