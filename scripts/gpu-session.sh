@@ -32,10 +32,13 @@ stage=${1:?usage: scripts/gpu-session.sh pack|device|build|test|lu|crossover|thr
 out=${OUT:-out/gpu}
 mkdir -p "$out"
 build=${GPU_BUILD_DIR:-build-gpu}  # the device stage reads the bundle's own (build_dir)
-# Where pack puts the bundle and device reads it (pack empties it first): GPU_BUNDLE_DIR=.gpu-nofmad (say) keeps a
-# second bundle beside the first, carried as [".gpu-nofmad"] with the same variable set there.
+# Where pack puts the bundle and device reads it (pack empties it first): GPU_BUNDLE_DIR=.gpu-nofmad-tests (say)
+# keeps another bundle beside the first, carried as [".gpu-nofmad-tests"] with the same variable set there.
 bundle=${GPU_BUNDLE_DIR:-.gpu}
-case "$bundle" in .gpu|.gpu-*) ;; *) echo "GPU_BUNDLE_DIR must be .gpu or .gpu-<name> (git-ignored): $bundle" >&2; exit 2;; esac
+case "$bundle" in
+  .gpu | .gpu-*) ;;
+  *) echo "GPU_BUNDLE_DIR must be .gpu or .gpu-<name> (git-ignored): $bundle" >&2; exit 2 ;;
+esac
 record() {  # record NAME COMMAND...: runs the command, keeping its output, the command and the device
   local name=$1
   shift
@@ -67,7 +70,7 @@ case "$stage" in
     # checks, not to compiling. The programs find the models through the source directory compiled into them
     # (MYRIAD_SOURCE_DIR), which the device stage recreates as a link to its checkout. A second build to weigh
     # against the first: GPU_BUILD_DIR=build-gpu-nofmad GPU_PACK_CMAKE_ARGS=-DMYRIAD_CUDA_FMAD=OFF
-    # GPU_BUNDLE_DIR=.gpu-nofmad (say), each bundle carried in a call of its own.
+    # GPU_BUNDLE_DIR=.gpu-nofmad-tests GPU_PACK_PROGRAMS=myriad_tests (say), each bundle carried in a call of its own.
     if [ ! -f "$build/CMakeCache.txt" ]; then
       # shellcheck disable=SC2086  # GPU_PACK_CMAKE_ARGS: options, split on spaces
       cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DMYRIAD_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 \
